@@ -1,0 +1,66 @@
+package dev.stallwatch.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * The exit codes every subcommand shares, so scripts and CI can rely on them.
+ *
+ * <p>0: nothing stalled / success. 1: at least one rollout stalled. 2: usage or input error (or,
+ * for {@code wait}, a timeout). 3: the cluster could not be reached or refused access.
+ */
+public final class ExitCodes {
+  public static final int OK = 0;
+  public static final int STALLED = 1;
+  public static final int USAGE = 2;
+  public static final int ACCESS = 3;
+
+  private ExitCodes() {}
+
+  static int forException(Throwable t) {
+    return t instanceof AccessException ? ACCESS : USAGE;
+  }
+
+  /** One clear line on stderr for problems the user can fix; never a stack trace. */
+  static int handleExecutionException(Exception ex, CommandLine cli, ParseResult parsed) {
+    PrintWriter err = cli.getErr();
+    if (ex instanceof UserException || ex instanceof AccessException) {
+      err.println("error: " + ex.getMessage());
+    } else {
+      // An unexpected failure is still reported in one line; --debug-style traces belong in logs.
+      err.println("error: unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
+    }
+    err.flush();
+    return forException(ex);
+  }
+
+  static int handleParameterException(CommandLine.ParameterException ex, String[] args) {
+    CommandLine cli = ex.getCommandLine();
+    PrintWriter err = cli.getErr();
+    err.println("error: " + ex.getMessage());
+    if (!CommandLine.UnmatchedArgumentException.printSuggestions(ex, err)) {
+      err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for usage.");
+    }
+    err.flush();
+    return USAGE;
+  }
+
+  /** A problem with what the user gave us (a flag, a file, an object in it). */
+  public static class UserException extends RuntimeException {
+    public UserException(String message) {
+      super(message);
+    }
+
+    public UserException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** The cluster could not be reached, or refused us. */
+  public static class AccessException extends RuntimeException {
+    public AccessException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+}
