@@ -1,0 +1,24 @@
+package dev.stallwatch.rollout;
+
+/**
+ * Why a node holds a rollout back. Declaration order is the rule order: the first that matches
+ * wins. The names are a contract (JSON, metrics, CRD).
+ */
+public enum Cause {
+  /** The old revision would run on the node and the new one would not: DESIRED shrank. */
+  NodeExcluded,
+  /** The node is not Ready, unreachable, or the pod on it is stuck terminating. */
+  NodeUnavailable,
+  /** An image cannot be pulled. */
+  ImagePull,
+  /** The node cannot supply the requested resources. */
+  InsufficientResources,
+  /** The scheduler or kubelet admission rejects the pod for another reason. */
+  Unschedulable,
+  /** A container keeps failing to start. */
+  CrashLoop,
+  /** The pod runs but never becomes Ready (or not for minReadySeconds). */
+  NotReady,
+  /** None of the above. */
+  Unknown
+}

@@ -1,0 +1,84 @@
+package dev.stallwatch.rollout;
+
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * What the analyzer reads of a DaemonSet.
+ *
+ * @param templateGeneration the annotation {@code deprecated.daemonset.template.generation}, or
+ *     null when absent or unparsable (upstream then matches pods by hash only)
+ * @param status the DaemonSet's own {@code .status} as the API reported it, or null when absent
+ */
+public record DaemonSetView(
+    ObjectRef ref,
+    long generation,
+    Long templateGeneration,
+    Map<String, String> annotations,
+    PodTemplateView template,
+    UpdateStrategy strategy,
+    int minReadySeconds,
+    Status status,
+    Instant created) {
+
+  /** Annotation that declares a deliberate narrowing: excluded nodes then do not stall. */
+  public static final String ALLOW_NODE_EXCLUSION = "stallwatch.dev/allow-node-exclusion";
+
+  public DaemonSetView {
+    annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    strategy = strategy == null ? UpdateStrategy.DEFAULT : strategy;
+  }
+
+  public String namespace() {
+    return ref.namespace();
+  }
+
+  public String name() {
+    return ref.name();
+  }
+
+  /** True when the DaemonSet opts into narrowing with {@value #ALLOW_NODE_EXCLUSION}. */
+  public boolean allowsNodeExclusion() {
+    return "true".equalsIgnoreCase(annotations.getOrDefault(ALLOW_NODE_EXCLUSION, "").trim());
+  }
+
+  /** {@code spec.updateStrategy}: the API defaults RollingUpdate with maxUnavailable 1. */
+  public record UpdateStrategy(
+      boolean onDelete, IntOrPercent maxUnavailable, IntOrPercent maxSurge) {
+    public static final UpdateStrategy DEFAULT =
+        new UpdateStrategy(false, new IntOrPercent(1, false), IntOrPercent.ZERO);
+
+    public UpdateStrategy {
+      maxUnavailable = maxUnavailable == null ? new IntOrPercent(1, false) : maxUnavailable;
+      maxSurge = maxSurge == null ? IntOrPercent.ZERO : maxSurge;
+    }
+  }
+
+  /**
+   * The DaemonSet's {@code .status}; absent numeric fields are 0 (the API omits zeros).
+   *
+   * @param observedGeneration null when the controller never wrote it
+   */
+  public record Status(
+      Long observedGeneration,
+      int desiredNumberScheduled,
+      int currentNumberScheduled,
+      int numberReady,
+      int updatedNumberScheduled,
+      int numberAvailable,
+      int numberUnavailable,
+      int numberMisscheduled) {
+
+    /** The reported numbers in the analyzer's own shape, to put beside the recomputed ones. */
+    public Counts counts() {
+      return new Counts(
+          desiredNumberScheduled,
+          currentNumberScheduled,
+          numberReady,
+          updatedNumberScheduled,
+          numberAvailable,
+          numberUnavailable,
+          numberMisscheduled);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package dev.stallwatch.rollout;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the analyzer reads of a node.
+ *
+ * @param ready the node's {@code Ready} condition, or null when the node reports none
+ */
+public record NodeView(
+    String name,
+    Map<String, String> labels,
+    List<Taint> taints,
+    boolean unschedulable,
+    Condition ready,
+    Instant created) {
+
+  public NodeView {
+    name = name == null ? "" : name;
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+    taints = taints == null ? List.of() : List.copyOf(taints);
+  }
+
+  /** A node taint; {@code timeAdded} may be null. */
+  public record Taint(String key, String value, String effect, Instant timeAdded) {
+    public Taint {
+      key = key == null ? "" : key;
+      value = value == null ? "" : value;
+      effect = effect == null ? "" : effect;
+    }
+
+    @Override
+    public String toString() {
+      return key + (value.isEmpty() ? "" : "=" + value) + ":" + effect;
+    }
+  }
+
+  /** A status condition ({@code True}, {@code False} or {@code Unknown}). */
+  public record Condition(String status, String reason, String message, Instant lastTransition) {}
+}

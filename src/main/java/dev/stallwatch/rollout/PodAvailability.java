@@ -1,0 +1,76 @@
+package dev.stallwatch.rollout;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+
+/**
+ * Pod predicates of the upstream controller: {@code IsPodReady}, {@code IsPodAvailable}, {@code
+ * IsPodUpdated} and the {@code podByCreationTimestampAndPhase} order.
+ */
+public final class PodAvailability {
+
+  /** Label with the ControllerRevision hash a daemon pod was created from. */
+  public static final String REVISION_HASH_LABEL = "controller-revision-hash";
+
+  /** Label with the DaemonSet template generation a daemon pod was created from. */
+  public static final String TEMPLATE_GENERATION_LABEL = "pod-template-generation";
+
+  /**
+   * Bound pods first, then oldest first, then by name — the order upstream sorts a node's daemon
+   * pods in to pick the one it counts.
+   */
+  public static final Comparator<PodView> OLDEST_FIRST =
+      Comparator.comparing((PodView p) -> p.nodeName().isEmpty())
+          .thenComparing(PodView::created, Comparator.nullsFirst(Comparator.naturalOrder()))
+          .thenComparing(PodView::name);
+
+  private PodAvailability() {}
+
+  /** The pod's {@code Ready} condition is {@code True}. */
+  public static boolean isReady(PodView pod) {
+    return pod.condition("Ready").map(c -> "True".equals(c.status())).orElse(false);
+  }
+
+  /** Ready, and for longer than {@code minReadySeconds} (strictly) at {@code now}. */
+  public static boolean isAvailable(PodView pod, int minReadySeconds, Instant now) {
+    if (!isReady(pod)) {
+      return false;
+    }
+    if (minReadySeconds <= 0) {
+      return true;
+    }
+    Instant since = pod.condition("Ready").map(PodView.Condition::lastTransition).orElse(null);
+    return since != null && since.plusSeconds(minReadySeconds).isBefore(now);
+  }
+
+  /**
+   * When a ready pod becomes available, or null if it already is or is not ready. Used to plan the
+   * next evaluation.
+   */
+  public static Instant availableAt(PodView pod, int minReadySeconds, Instant now) {
+    if (!isReady(pod) || isAvailable(pod, minReadySeconds, now)) {
+      return null;
+    }
+    Instant since = pod.condition("Ready").map(PodView.Condition::lastTransition).orElse(null);
+    return since == null ? null : since.plus(Duration.ofSeconds(minReadySeconds)).plusMillis(1);
+  }
+
+  /**
+   * Upstream {@code IsPodUpdated}: the pod carries the new revision's hash, or its template
+   * generation label equals the DaemonSet's template generation.
+   */
+  public static boolean isUpdated(PodView pod, String hash, Long templateGeneration) {
+    boolean hashMatches =
+        hash != null && !hash.isEmpty() && hash.equals(pod.labels().get(REVISION_HASH_LABEL));
+    boolean generationMatches =
+        templateGeneration != null
+            && templateGeneration.toString().equals(pod.labels().get(TEMPLATE_GENERATION_LABEL));
+    return hashMatches || generationMatches;
+  }
+
+  /** Phase Failed or Succeeded. */
+  public static boolean isTerminal(PodView pod) {
+    return "Failed".equals(pod.phase()) || "Succeeded".equals(pod.phase());
+  }
+}

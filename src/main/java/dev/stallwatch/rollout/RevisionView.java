@@ -1,0 +1,22 @@
+package dev.stallwatch.rollout;
+
+import java.time.Instant;
+
+/**
+ * A ControllerRevision of the DaemonSet.
+ *
+ * @param hash the revision's {@code controller-revision-hash} label (or the suffix of its name)
+ * @param template the pod template the revision stores, or null when it could not be read
+ */
+public record RevisionView(
+    String name,
+    String hash,
+    long revision,
+    Instant created,
+    OwnerRef owner,
+    PodTemplateView template) {
+  public RevisionView {
+    name = name == null ? "" : name;
+    hash = hash == null ? "" : hash;
+  }
+}

@@ -1,0 +1,62 @@
+package dev.stallwatch.rollout;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The analyzer's answer for one DaemonSet.
+ *
+ * @param cause the cause of the earliest stalled node; null unless {@link Phase#Stalled}
+ * @param reason a short CamelCase reason for the phase (the Kubernetes reason when stalled)
+ * @param message one human sentence: what holds the rollout, where, since when
+ * @param stalledNodes stuck and (unallowed) excluded nodes, earliest first
+ * @param stalledSince when the earliest stalled node began holding the rollout back
+ * @param oldRevision null when every pod runs the new revision and no earlier revision is known
+ * @param newRevision null only when the DaemonSet has neither revisions nor a template generation
+ * @param counts recomputed with the upstream controller's definitions
+ * @param reported the DaemonSet's own {@code .status}, or null when it has none
+ * @param maxUnavailable the resolved budget (after percent rounding and the both-zero rule)
+ * @param maxSurge the resolved surge budget
+ * @param nodes the generation split: every node that should run the DaemonSet or holds its pod
+ * @param nextCheck the earliest instant at which the verdict changes with time alone (a node
+ *     crossing stall-after, a pod crossing minReadySeconds); null when nothing is pending
+ */
+public record RolloutVerdict(
+    ObjectRef daemonSet,
+    Phase phase,
+    Cause cause,
+    String reason,
+    String message,
+    List<String> stalledNodes,
+    Instant stalledSince,
+    RevisionSummary oldRevision,
+    RevisionSummary newRevision,
+    Counts counts,
+    Counts reported,
+    Long observedGeneration,
+    long generation,
+    int maxUnavailable,
+    int maxSurge,
+    List<NodeRow> nodes,
+    Instant nextCheck) {
+
+  public RolloutVerdict {
+    stalledNodes = stalledNodes == null ? List.of() : List.copyOf(stalledNodes);
+    nodes = nodes == null ? List.of() : List.copyOf(nodes);
+  }
+
+  public boolean stalled() {
+    return phase == Phase.Stalled;
+  }
+
+  /** Nodes running each revision: {@code [old, new, none]}. */
+  public int[] split() {
+    int[] split = new int[3];
+    for (NodeRow row : nodes) {
+      if (row.standing() != NodeRow.Standing.NOT_DESIRED || row.pod() != null) {
+        split[row.revision().ordinal()]++;
+      }
+    }
+    return split;
+  }
+}
