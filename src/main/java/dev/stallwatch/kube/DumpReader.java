@@ -86,7 +86,10 @@ public final class DumpReader {
     int objects = 0;
     for (int i = 0; i < documents.size(); i++) {
       JsonNode doc = documents.get(i);
-      if (doc == null || doc.isNull() || doc.isMissingNode()) {
+      if (doc == null
+          || doc.isNull()
+          || doc.isMissingNode()
+          || (doc.isTextual() && doc.asText().isBlank())) {
         continue; // an empty YAML document between two "---"
       }
       objects++;
