@@ -76,7 +76,8 @@ namespace. Nothing on secrets; writes on workloads only with auto-rollback.
 - apiGroups: ["stallwatch.dev"]
   resources: ["rolloutstalls", "rolloutstalls/status"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-- apiGroups: ["", "events.k8s.io"]
+# Events on the DaemonSet (core/v1 Events, as the operator writes them).
+- apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end }}

@@ -38,6 +38,30 @@ class ChartFilesTest {
   }
 
   @Test
+  void operatorRbacCoversEveryResourceOfTheChartCrds() throws IOException {
+    List<RenderedChart.GrantedRule> rules = RenderedChart.renderDefaults().rules();
+
+    for (String name : yamlFileNames(CHART.resolve("crds"))) {
+      var crd =
+          RenderedChart.parse(Files.readString(CHART.resolve("crds").resolve(name)))
+              .one(io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
+      String group = crd.getSpec().getGroup();
+      String plural = crd.getSpec().getNames().getPlural();
+
+      assertThat(rules)
+          .as("a rule on %s.%s", plural, group)
+          .anyMatch(r -> r.covers(group, plural) && r.rule().getVerbs().contains("create"));
+      assertThat(rules)
+          .as("a rule on %s/status", plural)
+          .anyMatch(
+              r -> r.covers(group, plural + "/status") && r.rule().getVerbs().contains("update"));
+      assertThat(rules)
+          .as("the aggregated view role reads %s", plural)
+          .anyMatch(r -> r.roleName().endsWith("-view") && r.covers(group, plural));
+    }
+  }
+
+  @Test
   void chartAlertRulesAreThePlainRulesFile() {
     assertThat(CHART.resolve("files/stallwatch-alerts.yml"))
         .as("chart files/stallwatch-alerts.yml" + FIX)
