@@ -56,6 +56,16 @@ final class ApiFront extends Dispatcher {
         return served.get();
       }
     }
+    String contentType = request.getHeader("Content-Type");
+    if (contentType != null && !contentType.contains("json") && !contentType.contains("yaml")) {
+      // kubectl's typed commands (create namespace, create configmap, ...) send protobuf.
+      return status(
+          415,
+          "UnsupportedMediaType",
+          "the embedded API server reads JSON bodies only, not "
+              + contentType
+              + "; use kubectl create -f or fabric8 to create objects");
+    }
     if (method == HttpMethod.PATCH && !isJsonOrMergePatch(request.getHeader("Content-Type"))) {
       return status(
           415,
@@ -102,6 +112,11 @@ final class ApiFront extends Dispatcher {
     }
     if (path.rawPath().equals("/") || path.rawPath().isEmpty()) {
       return Optional.of(json(200, "{\"paths\":[\"/api\",\"/api/v1\",\"/apis\",\"/version\"]}"));
+    }
+    if (!path.rawPath().startsWith("/api")) {
+      // No OpenAPI documents, logs or metrics: say so instead of answering from the store.
+      return Optional.of(
+          status(404, "NotFound", "the server could not find the requested resource"));
     }
     if (path.isDiscovery()) {
       return Optional.of(
