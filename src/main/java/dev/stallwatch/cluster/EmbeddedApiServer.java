@@ -58,6 +58,15 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   private static final String CRD_PATH = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 
+  // The mock web server logs every request at INFO through java.util.logging; keep the logger
+  // referenced so the quieter level sticks.
+  private static final java.util.logging.Logger REQUEST_LOG =
+      java.util.logging.Logger.getLogger(MockWebServer.class.getName());
+
+  static {
+    REQUEST_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
   private final Clock clock;
   private final Path crdDirectory;
   private final Map<ServerRequest, Queue<ServerResponse>> expectations = new ConcurrentHashMap<>();

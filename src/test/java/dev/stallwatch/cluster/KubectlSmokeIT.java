@@ -301,6 +301,8 @@ class KubectlSmokeIT {
     List<String> command = new ArrayList<>();
     command.add(kubectl);
     command.add("--kubeconfig=" + kubeconfig);
+    // Discovery cache next to the kubeconfig, not in the user's ~/.kube.
+    command.add("--cache-dir=" + kubeconfig.resolveSibling("kube-cache"));
     command.add("--request-timeout=20s");
     command.addAll(List.of(args));
     try {
