@@ -96,9 +96,10 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   /**
-   * Starts on {@code port} (0 picks a free one) and preloads the CRDs.
+   * Starts on {@code port} (0 picks a free one) and preloads the CRDs. A fixed port plus {@link
+   * #writeKubeconfig} keeps a server reachable for a person ({@code demo --serve}).
    *
-   * @throws IllegalStateException when already started
+   * @throws IllegalStateException when already started or the port cannot be bound
    */
   public EmbeddedApiServer start(int port) {
     if (server != null) {
@@ -114,9 +115,20 @@ public final class EmbeddedApiServer implements AutoCloseable {
             expectations,
             front,
             false);
-    server.start(loopback(), port);
+    try {
+      server.start(loopback(), port);
+    } catch (RuntimeException e) {
+      server = null;
+      throw new IllegalStateException(
+          "cannot start the embedded API server on 127.0.0.1:" + port + " (port in use?)", e);
+    }
     client = newClient();
-    new CrdFiles().load(getClass().getClassLoader(), crdDirectory).forEach(this::loadCrd);
+    try {
+      new CrdFiles().load(getClass().getClassLoader(), crdDirectory).forEach(this::loadCrd);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
     return this;
   }
 

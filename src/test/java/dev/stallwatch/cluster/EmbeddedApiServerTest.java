@@ -480,6 +480,15 @@ class EmbeddedApiServerTest {
   }
 
   @Test
+  void aPortInUseIsReportedNamingThePort() {
+    try (EmbeddedApiServer second = new EmbeddedApiServer()) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> second.start(api.port()))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("127.0.0.1:" + api.port());
+    }
+  }
+
+  @Test
   void startingTwiceIsRefusedNamingTheUrl() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> api.start())
         .isInstanceOf(IllegalStateException.class)
