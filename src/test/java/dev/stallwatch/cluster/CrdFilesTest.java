@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,6 +42,27 @@ class CrdFilesTest {
     assertThat(crds)
         .extracting(c -> c.getMetadata().getName())
         .containsExactly("widgets.example.dev", "gizmos.example.org");
+  }
+
+  @Test
+  void crdsAreReadFromTheCrdFolderOfAJar(@TempDir Path dir) throws Exception {
+    Path jar = dir.resolve("packaged.jar");
+    try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+      out.putNextEntry(new JarEntry("crd/"));
+      out.closeEntry();
+      out.putNextEntry(new JarEntry("crd/gizmos.example.org-v1.yml"));
+      out.write(GIZMO_CRD.formatted("gizmos.example.org").getBytes(StandardCharsets.UTF_8));
+      out.closeEntry();
+      out.putNextEntry(new JarEntry("crd/README.md"));
+      out.closeEntry();
+    }
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+      List<CustomResourceDefinition> crds = new CrdFiles().load(loader, dir.resolve("none"));
+
+      assertThat(crds)
+          .extracting(c -> c.getMetadata().getName())
+          .containsExactly("gizmos.example.org");
+    }
   }
 
   @Test
