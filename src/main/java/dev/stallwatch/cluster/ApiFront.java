@@ -56,23 +56,9 @@ final class ApiFront extends Dispatcher {
         return served.get();
       }
     }
-    String contentType = request.getHeader("Content-Type");
-    if (contentType != null && !contentType.contains("json") && !contentType.contains("yaml")) {
-      // kubectl's typed commands (create namespace, create configmap, ...) send protobuf.
-      return status(
-          415,
-          "UnsupportedMediaType",
-          "the embedded API server reads JSON bodies only, not "
-              + contentType
-              + "; use kubectl create -f or fabric8 to create objects");
-    }
-    if (method == HttpMethod.PATCH && !isJsonOrMergePatch(request.getHeader("Content-Type"))) {
-      return status(
-          415,
-          "UnsupportedMediaType",
-          "the embedded API server accepts JSON patch and JSON merge patch only"
-              + " (kubectl patch --type=merge or --type=json); got "
-              + request.getHeader("Content-Type"));
+    Optional<MockResponse> unsupported = refuseUnsupportedBody(request);
+    if (unsupported.isPresent()) {
+      return unsupported.get();
     }
     RecordedRequest forwarded = request;
     if ((method == HttpMethod.PUT || method == HttpMethod.PATCH)
@@ -171,6 +157,30 @@ final class ApiFront extends Dispatcher {
       return json(200, table.toString());
     }
     return json(200, node.toString());
+  }
+
+  private static Optional<MockResponse> refuseUnsupportedBody(RecordedRequest request) {
+    String contentType = request.getHeader("Content-Type");
+    if (contentType != null && !contentType.contains("json") && !contentType.contains("yaml")) {
+      // kubectl's typed commands (create namespace, create configmap, ...) send protobuf.
+      return Optional.of(
+          status(
+              415,
+              "UnsupportedMediaType",
+              "the embedded API server reads JSON bodies only, not "
+                  + contentType
+                  + "; use kubectl create -f or fabric8 to create objects"));
+    }
+    if (request.method() == HttpMethod.PATCH && !isJsonOrMergePatch(contentType)) {
+      return Optional.of(
+          status(
+              415,
+              "UnsupportedMediaType",
+              "the embedded API server accepts JSON patch and JSON merge patch only"
+                  + " (kubectl patch --type=merge or --type=json); got "
+                  + contentType));
+    }
+    return Optional.empty();
   }
 
   private static boolean isJsonOrMergePatch(String contentType) {
