@@ -11,10 +11,10 @@ import java.util.Random;
 
 /**
  * The simulated DaemonSet controller (upstream {@code syncDaemonSet}): revisions, then the manage
- * pass, then — only when the manage pass changed nothing, which is when upstream's expectations
- * would be satisfied on the next sync — the rolling update, then history clean-up. The status is
- * written by {@link #syncStatus}, which the control plane runs at the end of a tick so the status
- * always describes the objects as they are after that tick.
+ * pass, then the rolling update on the pods as they are after the manage pass (as upstream's own
+ * tests see it, where created and deleted pods are observed at once), then history clean-up. The
+ * status is written by {@link #syncStatus}, which the control plane runs at the end of a tick so
+ * the status always describes the objects as they are after that tick.
  */
 public final class DaemonSetController {
 
@@ -69,8 +69,18 @@ public final class DaemonSetController {
     String hash = history.hash();
     SyncPlan managePlan = manager.plan(state, hash);
     SyncResult result = writer.apply(state, managePlan, hash, state.now);
-    if (managePlan.isEmpty() && !state.onDelete()) {
-      result = result.plus(writer.apply(state, rolling.plan(state, hash), hash, state.now));
+    if (!state.onDelete()) {
+      // Upstream runs the rolling update once its expectations for the manage pass are met, on
+      // pods as its cache then shows them; our writes are visible at once, so read them back.
+      DaemonSetState after =
+          managePlan.isEmpty()
+              ? state
+              : new DaemonSetState(
+                  ds,
+                  nodes,
+                  client.pods().inNamespace(ds.getMetadata().getNamespace()).list().getItems(),
+                  state.now);
+      result = result.plus(writer.apply(after, rolling.plan(after, hash), hash, state.now));
     }
     revisions.cleanup(ds, history.old(), owned);
     return result;

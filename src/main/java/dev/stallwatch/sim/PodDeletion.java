@@ -11,7 +11,8 @@ import java.util.ArrayList;
  * controller "deletes" by writing {@code deletionTimestamp} (now + grace period) and {@code
  * deletionGracePeriodSeconds}, exactly what a real API server shows during graceful deletion; the
  * simulated kubelet removes the finalizer once the containers stopped, and the object goes. On a
- * node whose kubelet is down nobody does, so the pod stays Terminating — as in a real cluster.
+ * node whose kubelet is down nobody does, so the pod stays Terminating — as in a real cluster. A
+ * pod not yet bound to a node goes at once, as the API server deletes those without a grace period.
  */
 final class PodDeletion {
 
@@ -34,6 +35,13 @@ final class PodDeletion {
     if (pod.getMetadata().getFinalizers() == null
         || !pod.getMetadata().getFinalizers().contains(FINALIZER)) {
       client.resource(pod).delete();
+      return true;
+    }
+    if (pod.getSpec().getNodeName() == null || pod.getSpec().getNodeName().isEmpty()) {
+      // As the API server does: a pod no kubelet has is deleted at once.
+      pod.getMetadata().getFinalizers().remove(FINALIZER);
+      pod.getMetadata().setDeletionTimestamp(now.toString());
+      client.resource(pod).update();
       return true;
     }
     long grace =
