@@ -1,5 +1,7 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.IntOrPercent;
 import dev.stallwatch.rollout.NodeEligibility;
@@ -40,7 +42,8 @@ final class DaemonSetState {
     this.nodes =
         nodes.stream().sorted(Comparator.comparing(n -> n.getMetadata().getName())).toList();
     this.nodes.forEach(n -> nodesByName.put(n.getMetadata().getName(), n));
-    this.template = SimViews.template(ds.getSpec().getTemplate());
+    this.template =
+        PodTemplates.view(ds.getSpec().getTemplate(), KubeViews.describe(ds), "spec.template");
     this.now = now;
     for (Pod pod : namespacePods) {
       if (!ownedBy(pod, ds)) {
@@ -59,7 +62,7 @@ final class DaemonSetState {
 
   /** Upstream's {@code podByCreationTimestampAndPhase}, the core's comparator. */
   static final Comparator<Pod> OLDEST_FIRST =
-      (a, b) -> PodAvailability.OLDEST_FIRST.compare(SimViews.pod(a), SimViews.pod(b));
+      (a, b) -> PodAvailability.OLDEST_FIRST.compare(KubeViews.pod(a), KubeViews.pod(b));
 
   static boolean ownedBy(Pod pod, DaemonSet ds) {
     var refs = pod.getMetadata().getOwnerReferences();
@@ -84,7 +87,7 @@ final class DaemonSetState {
   }
 
   NodeEligibility.Fit fit(Node node) {
-    return NodeEligibility.evaluate(SimViews.node(node), template);
+    return NodeEligibility.evaluate(KubeViews.node(node), template);
   }
 
   List<Pod> podsOn(String node) {
@@ -92,11 +95,11 @@ final class DaemonSetState {
   }
 
   boolean isAvailable(Pod pod) {
-    return PodAvailability.isAvailable(SimViews.pod(pod), minReadySeconds(), now);
+    return PodAvailability.isAvailable(KubeViews.pod(pod), minReadySeconds(), now);
   }
 
   boolean isReady(Pod pod) {
-    return PodAvailability.isReady(SimViews.pod(pod));
+    return PodAvailability.isReady(KubeViews.pod(pod));
   }
 
   /** The template generation annotation, or null when absent or unparsable. */
@@ -114,7 +117,7 @@ final class DaemonSetState {
   }
 
   boolean isUpdated(Pod pod, String hash) {
-    return PodAvailability.isUpdated(SimViews.pod(pod), hash, templateGeneration());
+    return PodAvailability.isUpdated(KubeViews.pod(pod), hash, templateGeneration());
   }
 
   boolean onDelete() {
@@ -143,6 +146,6 @@ final class DaemonSetState {
   }
 
   static PodView view(Pod pod) {
-    return SimViews.pod(pod);
+    return KubeViews.pod(pod);
   }
 }

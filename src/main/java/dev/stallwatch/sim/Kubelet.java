@@ -78,7 +78,10 @@ public final class Kubelet {
       return;
     }
     PodStatus current = pod.getStatus();
-    Instant start = current == null ? null : SimViews.time(current.getStartTime());
+    Instant start =
+        current == null || current.getStartTime() == null
+            ? null
+            : Instant.parse(current.getStartTime());
     PodStatus next;
     if (start == null) {
       next = admit(node, pod, podsOnNode, now);

@@ -70,7 +70,8 @@ final class PodDeletion {
 
   /** When the deletion was requested: deletionTimestamp minus the grace period. */
   static Instant requestedAt(Pod pod) {
-    Instant ts = SimViews.time(pod.getMetadata().getDeletionTimestamp());
+    String raw = pod.getMetadata().getDeletionTimestamp();
+    Instant ts = raw == null ? null : Instant.parse(raw);
     Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
     return ts == null ? null : ts.minusSeconds(grace == null ? 0 : grace);
   }

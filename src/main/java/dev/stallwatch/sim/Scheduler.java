@@ -1,5 +1,7 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.NodeEligibility;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodTemplateView;
@@ -84,9 +86,9 @@ public final class Scheduler {
 
   /** The reasons {@code node} cannot take {@code pod}; empty when it fits. */
   static List<String> filter(Pod pod, Node node, List<Pod> podsOnNode) {
-    NodeView nodeView = SimViews.node(node);
+    NodeView nodeView = KubeViews.node(node);
     PodTemplateSpec asTemplate = new PodTemplateSpec(pod.getMetadata(), pod.getSpec());
-    PodTemplateView podView = SimViews.template(asTemplate);
+    PodTemplateView podView = PodTemplates.view(asTemplate, KubeViews.describe(pod), "spec");
     var untolerated = untoleratedTaint(nodeView, podView);
     if (untolerated != null) {
       return List.of(

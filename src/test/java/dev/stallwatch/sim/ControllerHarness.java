@@ -18,8 +18,8 @@ import java.util.function.Predicate;
  * Drives the simulated DaemonSet controller the way upstream's {@code update_test.go} drives the
  * real one: one sync at a time, counting creates and deletes, with pods marked ready by hand. Pods
  * stay unbound (no scheduler, no kubelet), so deletions take effect at once, as with upstream's
- * fake pod control. After every sync the controller's status sync runs and each check in {@link
- * #afterEverySync} sees the result.
+ * fake pod control. After every sync the controller's status sync runs and the written status must
+ * equal the analyzer's recount ({@link StatusAgreement}).
  */
 final class ControllerHarness implements AutoCloseable {
 
@@ -36,6 +36,7 @@ final class ControllerHarness implements AutoCloseable {
     clock = SimClock.virtual(start);
     controller = new DaemonSetController(api.client, clock, 7);
     keeper = new TemplateGenerationKeeper(api.client);
+    checks.add(h -> StatusAgreement.assertAgrees(h.api.client, h.clock.instant()));
     for (int i = 0; i < nodes; i++) {
       api.client.resource(ScenarioObjects.node("node-" + i, 0)).create();
     }
@@ -51,11 +52,6 @@ final class ControllerHarness implements AutoCloseable {
         .endUpdateStrategy()
         .endSpec()
         .build();
-  }
-
-  ControllerHarness afterEverySync(Consumer<ControllerHarness> check) {
-    checks.add(check);
-    return this;
   }
 
   void create(DaemonSet ds) {
