@@ -83,8 +83,13 @@ final class TemplateHash {
 
   /** The template a revision stores, or null when its data is not of that shape. */
   static PodTemplateSpec templateOf(ControllerRevision revision) {
-    if (!(revision.getData() instanceof Map<?, ?> data)
-        || !(data.get("spec") instanceof Map<?, ?> spec)
+    if (revision.getData() == null) {
+      return null;
+    }
+    // The client hands .data back as whatever Jackson made of it; normalise to plain maps.
+    Object data = SORTED.convertValue(revision.getData(), Object.class);
+    if (!(data instanceof Map<?, ?> d)
+        || !(d.get("spec") instanceof Map<?, ?> spec)
         || !(spec.get("template") instanceof Map<?, ?> tpl)) {
       return null;
     }
