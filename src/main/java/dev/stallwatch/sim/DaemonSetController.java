@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -40,8 +42,12 @@ public final class DaemonSetController {
   public SyncResult syncAll() {
     List<Node> nodes = client.nodes().list().getItems();
     SyncResult total = SyncResult.NONE;
+    // One list per namespace: a DaemonSet's sync only writes its own pods, which no other reads.
+    Map<String, List<Pod>> podsByNamespace = new HashMap<>();
     for (DaemonSet ds : daemonSets()) {
-      total = total.plus(sync(ds, nodes));
+      List<Pod> pods =
+          podsByNamespace.computeIfAbsent(ds.getMetadata().getNamespace(), this::podsIn);
+      total = total.plus(sync(ds, nodes, pods));
     }
     return total;
   }
@@ -52,14 +58,17 @@ public final class DaemonSetController {
     if (ds == null) {
       throw new IllegalArgumentException("DaemonSet " + namespace + "/" + name + " does not exist");
     }
-    return sync(ds, client.nodes().list().getItems());
+    return sync(ds, client.nodes().list().getItems(), podsIn(namespace));
   }
 
-  private SyncResult sync(DaemonSet ds, List<Node> nodes) {
+  private List<Pod> podsIn(String namespace) {
+    return client.pods().inNamespace(namespace).list().getItems();
+  }
+
+  private SyncResult sync(DaemonSet ds, List<Node> nodes, List<Pod> pods) {
     if (ds.getMetadata().getDeletionTimestamp() != null) {
       return SyncResult.NONE;
     }
-    List<Pod> pods = client.pods().inNamespace(ds.getMetadata().getNamespace()).list().getItems();
     DaemonSetState state = new DaemonSetState(ds, nodes, pods, clock.instant());
     List<Pod> owned = pods.stream().filter(p -> DaemonSetState.ownedBy(p, ds)).toList();
     RevisionHistory.History history = revisions.construct(ds, owned);
@@ -75,11 +84,7 @@ public final class DaemonSetController {
       DaemonSetState after =
           managePlan.isEmpty()
               ? state
-              : new DaemonSetState(
-                  ds,
-                  nodes,
-                  client.pods().inNamespace(ds.getMetadata().getNamespace()).list().getItems(),
-                  state.now);
+              : new DaemonSetState(ds, nodes, podsIn(ds.getMetadata().getNamespace()), state.now);
       result = result.plus(writer.apply(after, rolling.plan(after, hash), hash, state.now));
     }
     revisions.cleanup(ds, history.old(), owned);
@@ -89,13 +94,16 @@ public final class DaemonSetController {
   /** Writes the status of every DaemonSet from the objects as they are now. */
   public void syncStatusAll() {
     List<Node> nodes = client.nodes().list().getItems();
+    Map<String, List<Pod>> podsByNamespace = new HashMap<>();
     for (DaemonSet ds : daemonSets()) {
-      syncStatus(ds, nodes);
+      syncStatus(
+          ds,
+          nodes,
+          podsByNamespace.computeIfAbsent(ds.getMetadata().getNamespace(), this::podsIn));
     }
   }
 
-  private void syncStatus(DaemonSet ds, List<Node> nodes) {
-    List<Pod> pods = client.pods().inNamespace(ds.getMetadata().getNamespace()).list().getItems();
+  private void syncStatus(DaemonSet ds, List<Node> nodes, List<Pod> pods) {
     DaemonSetState state = new DaemonSetState(ds, nodes, pods, clock.instant());
     String hash =
         revisions.owned(ds).stream()

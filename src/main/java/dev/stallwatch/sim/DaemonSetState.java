@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSetUpdateStrategy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -86,8 +88,17 @@ final class DaemonSetState {
     return ds.getSpec().getMinReadySeconds() == null ? 0 : ds.getSpec().getMinReadySeconds();
   }
 
+  private final Map<String, NodeEligibility.Fit> fits = new HashMap<>();
+  private final Map<Pod, PodView> views = new IdentityHashMap<>();
+
   NodeEligibility.Fit fit(Node node) {
-    return NodeEligibility.evaluate(KubeViews.node(node), template);
+    return fits.computeIfAbsent(
+        node.getMetadata().getName(),
+        n -> NodeEligibility.evaluate(KubeViews.node(node), template));
+  }
+
+  private PodView viewOf(Pod pod) {
+    return views.computeIfAbsent(pod, KubeViews::pod);
   }
 
   List<Pod> podsOn(String node) {
@@ -95,11 +106,11 @@ final class DaemonSetState {
   }
 
   boolean isAvailable(Pod pod) {
-    return PodAvailability.isAvailable(KubeViews.pod(pod), minReadySeconds(), now);
+    return PodAvailability.isAvailable(viewOf(pod), minReadySeconds(), now);
   }
 
   boolean isReady(Pod pod) {
-    return PodAvailability.isReady(KubeViews.pod(pod));
+    return PodAvailability.isReady(viewOf(pod));
   }
 
   /** The template generation annotation, or null when absent or unparsable. */
@@ -117,7 +128,7 @@ final class DaemonSetState {
   }
 
   boolean isUpdated(Pod pod, String hash) {
-    return PodAvailability.isUpdated(KubeViews.pod(pod), hash, templateGeneration());
+    return PodAvailability.isUpdated(viewOf(pod), hash, templateGeneration());
   }
 
   boolean onDelete() {
@@ -143,9 +154,5 @@ final class DaemonSetState {
       return null;
     }
     return IntOrPercent.parse(v.getIntVal() != null ? v.getIntVal() : v.getStrVal());
-  }
-
-  static PodView view(Pod pod) {
-    return KubeViews.pod(pod);
   }
 }

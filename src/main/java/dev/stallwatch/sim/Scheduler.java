@@ -184,14 +184,8 @@ public final class Scheduler {
 
   private void bind(Pod pod, Node node) {
     String now = clock.instant().toString();
-    Pod bound =
-        client
-            .resource(pod)
-            .edit(
-                p -> {
-                  p.getSpec().setNodeName(node.getMetadata().getName());
-                  return p;
-                });
+    pod.getSpec().setNodeName(node.getMetadata().getName());
+    Pod bound = client.resource(pod).update();
     bound.setStatus(withScheduled(bound.getStatus(), "True", null, null, now));
     client.resource(bound).updateStatus();
   }
