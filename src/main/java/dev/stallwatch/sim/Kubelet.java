@@ -111,7 +111,8 @@ public final class Kubelet {
       BigDecimal have = capacity.getOrDefault(resource, BigDecimal.ZERO);
       BigDecimal taken = used.getOrDefault(resource, BigDecimal.ZERO);
       if (want.signum() > 0 && taken.add(want).compareTo(have) > 0) {
-        PodStatus rejected = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
+        PodStatus rejected =
+            pod.getStatus() == null ? new PodStatus() : Serialization.clone(pod.getStatus());
         rejected.setPhase("Failed");
         rejected.setReason("OutOf" + resource);
         rejected.setMessage(

@@ -224,8 +224,8 @@ public final class Scenarios {
   static Scenario nodeUnreachable() {
     return gpuCluster(
             "node-unreachable",
-            "gpu-node-3 becomes unreachable, then a healthy new tag rolls out; the old pod on"
-                + " gpu-node-3 stays Terminating")
+            "gpu-node-3 becomes unreachable, then a new tag; its old pod is deleted and stays"
+                + " Terminating, holding the only unavailable slot: no other node moves")
         .at(
             CHANGE_AT,
             "gpu-node-3 stops posting status",
