@@ -110,8 +110,7 @@ public final class TableReport {
                 + generationNote(v),
             WIDTH,
             TextTable.Cut.END));
-    String status = statusLine(v);
-    if (status != null) {
+    for (String status : statusLines(v)) {
       out.add(TextTable.cut(status, WIDTH, TextTable.Cut.END));
     }
     if (!v.nodes().isEmpty()) {
@@ -199,12 +198,12 @@ public final class TableReport {
   }
 
   /** What {@code .status} says, with the recomputed value of each number it gets wrong. */
-  private static String statusLine(RolloutVerdict v) {
+  private static List<String> statusLines(RolloutVerdict v) {
     if (v.reported() == null) {
-      return INDENT + ".status is absent: the DaemonSet controller has not reported yet";
+      return List.of(INDENT + ".status is absent: the DaemonSet controller has not reported yet");
     }
     if (!statusDiffers(v)) {
-      return null;
+      return List.of();
     }
     Map<String, int[]> numbers = numbers(v.reported(), v.counts());
     StringBuilder says = new StringBuilder(INDENT + ".status says");
@@ -216,7 +215,7 @@ public final class TableReport {
             fixes.add(name + " " + pair[1]);
           }
         });
-    return says + "; recomputed: " + String.join(" ", fixes);
+    return List.of(says.toString(), INDENT + "recomputed differs: " + String.join(" ", fixes));
   }
 
   private static Map<String, int[]> numbers(Counts reported, Counts recomputed) {
