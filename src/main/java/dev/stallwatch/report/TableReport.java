@@ -50,8 +50,9 @@ public final class TableReport {
   private static TextTable summary(List<RolloutVerdict> verdicts) {
     TextTable table =
         new TextTable()
-            .shrinkable("NAMESPACE", 9, TextTable.Cut.END)
-            .shrinkable("NAME", 12, TextTable.Cut.END)
+            // The name identifies the DaemonSet; its namespace is repeated in the details below.
+            .shrinkable("NAMESPACE", 9, TextTable.Cut.END, 1)
+            .shrinkable("NAME", 12, TextTable.Cut.END, 2)
             .column("DESIRED")
             .column("CURRENT")
             .column("READY")
@@ -125,10 +126,10 @@ public final class TableReport {
   private static TextTable nodeTable(Instant now, RolloutVerdict v) {
     TextTable table =
         new TextTable()
-            .shrinkable("NODE", 16, TextTable.Cut.END)
+            .shrinkable("NODE", 16, TextTable.Cut.END, 3)
             .column("REVISION")
-            .shrinkable("IMAGE", 16, TextTable.Cut.START)
-            .shrinkable("STATE", 12, TextTable.Cut.END)
+            .shrinkable("IMAGE", 16, TextTable.Cut.START, 1)
+            .shrinkable("STATE", 12, TextTable.Cut.END, 2)
             .column("STANDING")
             .column("CAUSE")
             .column("SINCE");

@@ -29,9 +29,12 @@ class TableReportTest {
             "AVAILABLE",
             "PHASE",
             "CAUSE");
-    assertThat(lines.get(1).split("\\s+"))
-        .startsWith("gpu-operator")
-        .endsWith("3", "3", "2", "1", "2", "Stalled", "ImagePull");
+    String[] cells = lines.get(1).split("\\s+");
+    assertThat(cells).endsWith("3", "3", "2", "1", "2", "Stalled", "ImagePull");
+    // 12 + 34 characters of namespace and name do not fit beside the counts: both are cut.
+    assertThat("gpu-operator").startsWith(cells[0].replace("…", ""));
+    assertThat("nvidia-container-toolkit-daemonset").startsWith(cells[1].replace("…", ""));
+    assertThat(cells[1]).hasSizeGreaterThan(25);
     String text = String.join("\n", lines);
     assertThat(text)
         .contains("gpu-operator/nvidia-container-toolkit-daemonset: Stalled (ImagePull)")
