@@ -143,8 +143,10 @@ public final class TableReport {
           row.cause() == null ? "-" : row.cause().name(),
           row.since() == null ? "-" : age(now, row.since()));
       String why = reasonAndMessage(row);
-      if (why != null && row.cause() != null) {
-        table.note(INDENT, why);
+      if (row.cause() != null && (why != null || row.pod() != null)) {
+        // kubectl's pod/NAME form, so the next step is one copy away: kubectl describe pod/…
+        String pod = row.pod() == null ? "" : "pod/" + row.pod() + "  ";
+        table.note(INDENT, pod + (why == null ? "" : why));
       }
     }
     return table;

@@ -88,7 +88,7 @@ final class TextTable {
         int lead = note.length() - note.stripLeading().length();
         lines.add(
             cut(
-                indent + note.substring(0, lead) + note.strip().replaceAll("\\s+", " "),
+                indent + note.substring(0, lead) + note.strip().replaceAll("\\s*\\R\\s*|\\t", " "),
                 width,
                 Cut.END));
       }

@@ -47,7 +47,8 @@ class TableReportTest {
         .contains("none", "ImagePullBackOff", "STUCK", "ImagePull", "11m");
     assertThat(row(lines, "gpu-node-2")).contains("old", "Running", "waiting");
     assertThat(lines.get(lines.indexOf(row(lines, "gpu-node-1")) + 1))
-        .startsWith("    ImagePullBackOff: Back-off pulling image");
+        .startsWith(
+            "    pod/nvidia-container-toolkit-daemonset-x7k2p  ImagePullBackOff: Back-off pulling");
     assertThat(text).doesNotContain(".status says");
   }
 
@@ -65,7 +66,7 @@ class TableReportTest {
             NodeRow.Standing.STUCK,
             dev.stallwatch.rollout.Cause.CrashLoop,
             "CreateContainerConfigError",
-            "secret \"" + "y".repeat(200) + "\" not found",
+            "secret \"" + "y".repeat(200) + "\"\n\tnot found",
             Verdicts.SINCE);
     List<NodeRow> rows = new ArrayList<>(v.nodes());
     rows.add(longRow);
@@ -92,6 +93,7 @@ class TableReportTest {
     List<String> lines = TableReport.lines(NOW, List.of(wide, Verdicts.stalledOnImagePull()));
 
     assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+    assertThat(lines).noneMatch(l -> l.contains("\t"));
     assertThat(String.join("\n", lines))
         .contains("…")
         .contains("sidecar:1") // images keep their tags: they are cut at the start
