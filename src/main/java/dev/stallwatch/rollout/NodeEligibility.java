@@ -36,28 +36,43 @@ public final class NodeEligibility {
    * The verdict for one node: {@code shouldRun} (the node counts in DESIRED and gets a pod) and
    * {@code shouldContinueRunning} (a pod already there may stay), plus what failed.
    */
-  public record Fit(boolean shouldRun, boolean shouldContinueRunning, String reason) {
-    static final Fit RUN = new Fit(true, true, "");
+  public record Fit(
+      boolean shouldRun, boolean shouldContinueRunning, Mismatch mismatch, String reason) {
+    static final Fit RUN = new Fit(true, true, null, "");
+  }
+
+  /** What keeps a template off a node, as a CamelCase reason for reports. */
+  public enum Mismatch {
+    NodeNameMismatch,
+    NodeSelectorMismatch,
+    NodeAffinityMismatch,
+    TaintNotTolerated
   }
 
   /** Upstream {@code NodeShouldRunDaemonPod} for {@code template} on {@code node}. */
   public static Fit evaluate(NodeView node, PodTemplateView template) {
     if (!template.nodeName().isEmpty() && !template.nodeName().equals(node.name())) {
-      return new Fit(false, false, "spec.nodeName is " + template.nodeName());
+      return new Fit(
+          false, false, Mismatch.NodeNameMismatch, "spec.nodeName is " + template.nodeName());
     }
     Optional<String> selectorMiss = nodeSelectorMiss(node, template.nodeSelector());
     if (selectorMiss.isPresent()) {
-      return new Fit(false, false, selectorMiss.get());
+      return new Fit(false, false, Mismatch.NodeSelectorMismatch, selectorMiss.get());
     }
     if (!matchesRequiredAffinity(node, template.requiredNodeAffinity())) {
-      return new Fit(false, false, "required node affinity does not match");
+      return new Fit(
+          false, false, Mismatch.NodeAffinityMismatch, "required node affinity does not match");
     }
     List<Toleration> tolerations = effectiveTolerations(template);
     Optional<NodeView.Taint> untolerated =
         firstUntolerated(node.taints(), tolerations, "NoSchedule", "NoExecute");
     if (untolerated.isPresent()) {
       boolean noExecute = firstUntolerated(node.taints(), tolerations, "NoExecute").isPresent();
-      return new Fit(false, !noExecute, "taint " + untolerated.get() + " is not tolerated");
+      return new Fit(
+          false,
+          !noExecute,
+          Mismatch.TaintNotTolerated,
+          "taint " + untolerated.get() + " is not tolerated");
     }
     return Fit.RUN;
   }

@@ -1,0 +1,250 @@
+package dev.stallwatch.rollout;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * The ordered table that explains why a node holds a rollout back: the first rule that matches
+ * names the {@link Cause} and carries the Kubernetes reason and message behind it. {@link
+ * Cause#NodeExcluded} is decided before this table (it needs no pod), {@link Cause#Unknown} is what
+ * is left.
+ */
+final class CauseRules {
+
+  /** What a rule looks at: the node (null if not in the input), the pods that explain it. */
+  record Evidence(
+      String nodeName,
+      NodeView node,
+      PodView pod,
+      List<PodView> terminating,
+      int minReadySeconds,
+      Instant now,
+      Duration stallAfter) {}
+
+  /** A matched rule: the cause, the Kubernetes reason and message. */
+  record Finding(Cause cause, String reason, String message) {}
+
+  private record Rule(Cause cause, Function<Evidence, Optional<Finding>> test) {}
+
+  static final Set<String> IMAGE_PULL_REASONS =
+      Set.of(
+          "ErrImagePull",
+          "ImagePullBackOff",
+          "InvalidImageName",
+          "ErrImageNeverPull",
+          "RegistryUnavailable",
+          "ImageInspectError");
+
+  static final Set<String> CRASH_REASONS =
+      Set.of(
+          "CrashLoopBackOff",
+          "RunContainerError",
+          "CreateContainerError",
+          "CreateContainerConfigError",
+          "StartError");
+
+  private static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+  private static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+
+  private static final List<Rule> RULES =
+      List.of(
+          new Rule(Cause.NodeUnavailable, CauseRules::nodeUnavailable),
+          new Rule(Cause.ImagePull, e -> waitingWith(e.pod(), IMAGE_PULL_REASONS, Cause.ImagePull)),
+          new Rule(Cause.InsufficientResources, CauseRules::insufficientResources),
+          new Rule(Cause.Unschedulable, CauseRules::unschedulable),
+          new Rule(Cause.CrashLoop, e -> waitingWith(e.pod(), CRASH_REASONS, Cause.CrashLoop)),
+          new Rule(Cause.NotReady, CauseRules::notReady));
+
+  private CauseRules() {}
+
+  /** The first matching rule's finding, else {@link Cause#Unknown}. */
+  static Finding explain(Evidence e) {
+    for (Rule rule : RULES) {
+      Optional<Finding> found = rule.test().apply(e);
+      if (found.isPresent()) {
+        return found.get();
+      }
+    }
+    return unknown(e);
+  }
+
+  private static Optional<Finding> nodeUnavailable(Evidence e) {
+    if (e.node() == null) {
+      return Optional.of(
+          new Finding(
+              Cause.NodeUnavailable,
+              "NodeNotFound",
+              "node " + e.nodeName() + " is not in the cluster's node list"));
+    }
+    NodeView.Condition ready = e.node().ready();
+    if (ready != null && !"True".equals(ready.status())) {
+      String reason = blankTo(ready.reason(), "NodeNotReady");
+      String message =
+          blankTo(ready.message(), "node " + e.nodeName() + " is " + readyWord(ready.status()));
+      return Optional.of(new Finding(Cause.NodeUnavailable, reason, message));
+    }
+    for (NodeView.Taint taint : e.node().taints()) {
+      if (NOT_READY_TAINT.equals(taint.key()) || UNREACHABLE_TAINT.equals(taint.key())) {
+        String reason = NOT_READY_TAINT.equals(taint.key()) ? "NodeNotReady" : "NodeUnreachable";
+        return Optional.of(
+            new Finding(Cause.NodeUnavailable, reason, "node carries taint " + taint));
+      }
+    }
+    for (PodView pod : e.terminating()) {
+      Instant since = pod.deletionTimestamp();
+      if (since.isBefore(e.now()) && !since.plus(e.stallAfter()).isAfter(e.now())) {
+        return Optional.of(
+            new Finding(
+                Cause.NodeUnavailable,
+                "Terminating",
+                "pod " + pod.name() + " has been terminating since " + since));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String readyWord(String status) {
+    return "Unknown".equals(status) ? "unreachable (Ready=Unknown)" : "NotReady";
+  }
+
+  private static Optional<Finding> waitingWith(PodView pod, Set<String> reasons, Cause cause) {
+    if (pod == null) {
+      return Optional.empty();
+    }
+    return java.util.stream.Stream.concat(
+            pod.initContainerStatuses().stream(), pod.containerStatuses().stream())
+        .filter(c -> c.waiting() && reasons.contains(c.waitingReason()))
+        .findFirst()
+        .map(
+            c ->
+                new Finding(
+                    cause,
+                    c.waitingReason(),
+                    blankTo(
+                        c.waitingMessage(), "container " + c.name() + " " + c.waitingReason())));
+  }
+
+  private static Optional<Finding> insufficientResources(Evidence e) {
+    PodView pod = e.pod();
+    if (pod == null) {
+      return Optional.empty();
+    }
+    Optional<PodView.Condition> unschedulable = unschedulableCondition(pod);
+    if (unschedulable.isPresent()
+        && "Unschedulable".equals(unschedulable.get().reason())
+        && unschedulable.get().message().contains("Insufficient ")) {
+      return Optional.of(
+          new Finding(
+              Cause.InsufficientResources,
+              unschedulable.get().reason(),
+              unschedulable.get().message()));
+    }
+    if ("Failed".equals(pod.phase()) && pod.reason().startsWith("OutOf")) {
+      return Optional.of(new Finding(Cause.InsufficientResources, pod.reason(), pod.message()));
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<Finding> unschedulable(Evidence e) {
+    PodView pod = e.pod();
+    if (pod == null) {
+      return Optional.empty();
+    }
+    Optional<PodView.Condition> condition = unschedulableCondition(pod);
+    if (condition.isPresent()) {
+      return Optional.of(
+          new Finding(
+              Cause.Unschedulable,
+              blankTo(condition.get().reason(), "Unschedulable"),
+              condition.get().message()));
+    }
+    if ("Failed".equals(pod.phase()) && !pod.reason().isEmpty()) {
+      // Kubelet admission rejected it (NodeAffinity, UnexpectedAdmissionError, host port…).
+      return Optional.of(new Finding(Cause.Unschedulable, pod.reason(), pod.message()));
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<PodView.Condition> unschedulableCondition(PodView pod) {
+    return pod.condition("PodScheduled").filter(c -> "False".equals(c.status()));
+  }
+
+  private static Optional<Finding> notReady(Evidence e) {
+    PodView pod = e.pod();
+    if (pod == null || pod.terminating() || PodAvailability.isTerminal(pod)) {
+      return Optional.empty();
+    }
+    boolean scheduled =
+        !pod.nodeName().isEmpty()
+            || pod.condition("PodScheduled").map(c -> "True".equals(c.status())).orElse(false);
+    boolean started =
+        pod.containerStatuses().stream().anyMatch(PodView.ContainerStatus::running)
+            || pod.initContainerStatuses().stream()
+                .anyMatch(c -> c.running() || c.terminated() || c.waiting());
+    if (!scheduled || !(started || "Running".equals(pod.phase()))) {
+      return Optional.empty();
+    }
+    if (PodAvailability.isReady(pod)) {
+      return Optional.of(
+          new Finding(
+              Cause.NotReady,
+              "MinReadySeconds",
+              "pod "
+                  + pod.name()
+                  + " is Ready but not yet for minReadySeconds="
+                  + e.minReadySeconds()));
+    }
+    Optional<PodView.ContainerStatus> waitingInit =
+        pod.initContainerStatuses().stream().filter(c -> !c.terminated()).findFirst();
+    if (waitingInit.isPresent()) {
+      PodView.ContainerStatus c = waitingInit.get();
+      String state = c.running() ? "running" : "waiting";
+      return Optional.of(
+          new Finding(
+              Cause.NotReady,
+              blankTo(c.waitingReason(), "PodInitializing"),
+              "init container " + c.name() + " is still " + state));
+    }
+    PodView.Condition ready = pod.condition("Ready").orElse(null);
+    String reason = ready == null ? "" : ready.reason();
+    String message = ready == null ? "" : ready.message();
+    return Optional.of(
+        new Finding(
+            Cause.NotReady,
+            blankTo(reason, "ContainersNotReady"),
+            blankTo(message, "pod " + pod.name() + " runs but is not Ready")));
+  }
+
+  private static Finding unknown(Evidence e) {
+    if (e.pod() == null) {
+      return new Finding(
+          Cause.Unknown, "NoPod", "no pod of the new revision exists on node " + e.nodeName());
+    }
+    PodView pod = e.pod();
+    Optional<PodView.ContainerStatus> waiting =
+        java.util.stream.Stream.concat(
+                pod.initContainerStatuses().stream(), pod.containerStatuses().stream())
+            .filter(c -> c.waiting() && !c.waitingReason().isEmpty())
+            .findFirst();
+    if (waiting.isPresent()) {
+      PodView.ContainerStatus c = waiting.get();
+      return new Finding(
+          Cause.Unknown,
+          c.waitingReason(),
+          blankTo(c.waitingMessage(), "container " + c.name() + " is " + c.waitingReason()));
+    }
+    String reason = blankTo(pod.reason(), blankTo(pod.phase(), "Pending"));
+    return new Finding(
+        Cause.Unknown,
+        reason,
+        blankTo(pod.message(), "pod " + pod.name() + " is " + PodState.of(pod)));
+  }
+
+  static String blankTo(String s, String fallback) {
+    return s == null || s.isBlank() ? fallback : s;
+  }
+}

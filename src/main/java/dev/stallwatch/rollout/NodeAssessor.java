@@ -1,0 +1,269 @@
+package dev.stallwatch.rollout;
+
+import dev.stallwatch.rollout.NodeRow.Revision;
+import dev.stallwatch.rollout.NodeRow.Standing;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Decides each node's standing in the rollout — updated, waiting for budget, holding it back
+ * (updating, or stuck once longer than stall-after), excluded — and since when it holds it back.
+ */
+final class NodeAssessor {
+
+  /** A node's row plus the next instant at which its standing changes with time alone. */
+  record Assessment(NodeRow row, Instant nextCheck) {
+    boolean holding() {
+      return row.standing() == Standing.UPDATING || row.standing() == Standing.STUCK;
+    }
+  }
+
+  private final DaemonSetView ds;
+  private final RevisionSplit split;
+  private final AnalyzerSettings settings;
+  private final StallMemory memory;
+  private final Instant now;
+
+  NodeAssessor(
+      DaemonSetView ds,
+      RevisionSplit split,
+      AnalyzerSettings settings,
+      StallMemory memory,
+      Instant now) {
+    this.ds = ds;
+    this.split = split;
+    this.settings = settings;
+    this.memory = memory;
+    this.now = now;
+  }
+
+  /** The node's pods grouped by what the rollout sees in them. */
+  private record NodePods(List<PodView> liveNew, List<PodView> liveOld, List<PodView> terminating) {
+    boolean isEmpty() {
+      return liveNew.isEmpty() && liveOld.isEmpty() && terminating.isEmpty();
+    }
+  }
+
+  private NodePods group(List<PodView> pods) {
+    List<PodView> liveNew = new ArrayList<>();
+    List<PodView> liveOld = new ArrayList<>();
+    List<PodView> terminating = new ArrayList<>();
+    for (PodView pod : pods) {
+      if (pod.terminating()) {
+        terminating.add(pod);
+      } else if (split.isNew(pod)) {
+        liveNew.add(pod);
+      } else {
+        liveOld.add(pod);
+      }
+    }
+    return new NodePods(liveNew, liveOld, terminating);
+  }
+
+  /**
+   * Assesses a node that should run the DaemonSet.
+   *
+   * @param pods the DaemonSet's pods targeting the node, oldest first
+   */
+  Assessment desired(NodeView node, List<PodView> pods) {
+    NodePods p = group(pods);
+    Optional<PodView> availableNew = p.liveNew().stream().filter(this::available).findFirst();
+    if (availableNew.isPresent()) {
+      return plain(node.name(), availableNew.get(), Revision.NEW, Standing.UPDATED);
+    }
+    if (p.liveNew().isEmpty() && !p.liveOld().isEmpty()) {
+      return plain(node.name(), p.liveOld().get(0), Revision.OLD, Standing.WAITING);
+    }
+    return holding(node.name(), node, p);
+  }
+
+  /**
+   * Assesses a node outside DESIRED; empty when the node does not concern the rollout.
+   *
+   * @param node null when a pod targets a node that is not in the input
+   * @param workLeft whether some desired node is not yet updated
+   */
+  Optional<Assessment> notDesired(
+      String nodeName,
+      NodeView node,
+      NodeEligibility.Fit fit,
+      List<PodView> pods,
+      boolean workLeft) {
+    NodePods p = group(pods);
+    PodTemplateView oldTemplate = split.oldTemplate();
+    if (node != null && oldTemplate != null && NodeEligibility.shouldRun(node, oldTemplate)) {
+      return Optional.of(excluded(node, fit, p));
+    }
+    if (p.isEmpty()) {
+      return Optional.empty();
+    }
+    boolean unavailablePod =
+        !p.terminating().isEmpty()
+            || Stream.concat(p.liveNew().stream(), p.liveOld().stream())
+                .anyMatch(pod -> !available(pod));
+    if (workLeft && unavailablePod) {
+      return Optional.of(holding(nodeName, node, p));
+    }
+    PodView shown = first(p.liveNew(), p.liveOld(), p.terminating());
+    return Optional.of(plain(nodeName, shown, revisionOf(p), Standing.NOT_DESIRED));
+  }
+
+  private Assessment excluded(NodeView node, NodeEligibility.Fit fit, NodePods p) {
+    PodView shown = first(p.liveOld(), p.liveNew(), p.terminating());
+    String reason = fit.mismatch() == null ? "NodeExcluded" : fit.mismatch().name();
+    String message =
+        "revision "
+            + PhaseReport.describe(split.newSummary())
+            + " no longer runs on node "
+            + node.name()
+            + " ("
+            + fit.reason()
+            + "); revision "
+            + PhaseReport.describe(split.oldSummary())
+            + " did";
+    RevisionView newRevision = split.newRevision();
+    Instant since = newRevision == null ? null : newRevision.created();
+    NodeRow row =
+        new NodeRow(
+            node.name(),
+            revisionOf(p),
+            shown == null ? null : shown.name(),
+            shown == null ? List.of() : shown.images(),
+            PodState.of(shown),
+            Standing.EXCLUDED,
+            Cause.NodeExcluded,
+            reason,
+            message,
+            since);
+    return new Assessment(row, null);
+  }
+
+  private Assessment holding(String nodeName, NodeView node, NodePods p) {
+    PodView shown = first(p.liveNew(), p.terminating(), p.liveOld());
+    Instant since = heldSince(nodeName, p);
+    boolean stuck = since != null && !now.isBefore(since.plus(settings.stallAfter()));
+    CauseRules.Finding finding =
+        CauseRules.explain(
+            new CauseRules.Evidence(
+                nodeName,
+                node,
+                shown,
+                p.terminating(),
+                ds.minReadySeconds(),
+                now,
+                settings.stallAfter()));
+    NodeRow row =
+        new NodeRow(
+            nodeName,
+            revisionOf(p),
+            shown == null ? null : shown.name(),
+            shown == null ? List.of() : shown.images(),
+            PodState.of(shown),
+            stuck ? Standing.STUCK : Standing.UPDATING,
+            finding.cause(),
+            finding.reason(),
+            finding.message(),
+            since);
+    return new Assessment(row, nextCheck(since, stuck, p));
+  }
+
+  /**
+   * Since when the node holds the rollout back: remembered by the caller for this revision, else
+   * the creation of its oldest new-revision pod, else the deletion of its old pod, else the
+   * creation of the new revision — whichever is known and earliest of the remembered and derived.
+   */
+  private Instant heldSince(String nodeName, NodePods p) {
+    Instant derived =
+        Stream.concat(p.liveNew().stream(), p.terminating().stream().filter(split::isNew))
+            .map(PodView::created)
+            .filter(t -> t != null)
+            .min(Comparator.naturalOrder())
+            .orElse(null);
+    if (derived == null) {
+      derived =
+          p.terminating().stream()
+              .filter(pod -> !split.isNew(pod))
+              .map(PodView::deletionTimestamp)
+              .min(Comparator.naturalOrder())
+              .orElse(null);
+    }
+    if (derived == null && split.newRevision() != null) {
+      derived = split.newRevision().created();
+    }
+    Instant remembered =
+        memory.revisionHash().equals(split.newHash()) ? memory.heldSince().get(nodeName) : null;
+    if (remembered == null) {
+      return derived;
+    }
+    return derived == null || remembered.isBefore(derived) ? remembered : derived;
+  }
+
+  private Instant nextCheck(Instant since, boolean stuck, NodePods p) {
+    List<Instant> candidates = new ArrayList<>();
+    if (since != null && !stuck) {
+      candidates.add(since.plus(settings.stallAfter()));
+    }
+    for (PodView pod : p.liveNew()) {
+      Instant at = PodAvailability.availableAt(pod, ds.minReadySeconds(), now);
+      if (at != null) {
+        candidates.add(at);
+      }
+    }
+    for (PodView pod : p.terminating()) {
+      candidates.add(pod.deletionTimestamp().plus(settings.stallAfter()));
+    }
+    return candidates.stream().filter(now::isBefore).min(Comparator.naturalOrder()).orElse(null);
+  }
+
+  private Assessment plain(String nodeName, PodView pod, Revision revision, Standing standing) {
+    Instant next =
+        standing == Standing.UPDATED || pod == null
+            ? null
+            : PodAvailability.availableAt(pod, ds.minReadySeconds(), now);
+    return new Assessment(
+        new NodeRow(
+            nodeName,
+            revision,
+            pod == null ? null : pod.name(),
+            pod == null ? List.of() : pod.images(),
+            PodState.of(pod),
+            standing,
+            null,
+            null,
+            null,
+            null),
+        next);
+  }
+
+  /**
+   * The revision a node effectively runs: new when a new pod is Ready, old while an old pod still
+   * runs, none when the node is empty (old pod gone or going, new pod not running).
+   */
+  private Revision revisionOf(NodePods p) {
+    if (p.liveNew().stream().anyMatch(PodAvailability::isReady)) {
+      return Revision.NEW;
+    }
+    if (p.liveOld().stream().anyMatch(pod -> !PodAvailability.isTerminal(pod))) {
+      return Revision.OLD;
+    }
+    return Revision.NONE;
+  }
+
+  private boolean available(PodView pod) {
+    return PodAvailability.isAvailable(pod, ds.minReadySeconds(), now);
+  }
+
+  @SafeVarargs
+  private static PodView first(List<PodView>... lists) {
+    for (List<PodView> list : lists) {
+      if (!list.isEmpty()) {
+        return list.get(0);
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,90 @@
+package dev.stallwatch.rollout;
+
+import dev.stallwatch.rollout.NodeRow.Standing;
+import java.util.List;
+
+/** Decides the phase and words it: a CamelCase reason and one sentence a person can act on. */
+record PhaseReport(Phase phase, String reason, String message) {
+
+  static PhaseReport of(
+      DaemonSetView ds,
+      RevisionSplit split,
+      Counts counts,
+      List<NodeRow> rows,
+      List<NodeRow> stalled,
+      boolean complete,
+      boolean observedCurrent) {
+    String target = describe(split.newSummary());
+    long updated = rows.stream().filter(r -> r.standing() == Standing.UPDATED).count();
+    String progress = updated + " of " + counts.desired() + " nodes updated";
+    if (complete) {
+      return new PhaseReport(
+          Phase.Complete,
+          "RolloutComplete",
+          "all " + counts.desired() + " desired nodes run revision " + target + ", available");
+    }
+    if (ds.strategy().onDelete()) {
+      return new PhaseReport(
+          Phase.OnDelete,
+          "OnDelete",
+          progress + " to revision " + target + "; old pods are replaced only when deleted");
+    }
+    if (!stalled.isEmpty()) {
+      NodeRow first = stalled.get(0);
+      String more = stalled.size() > 1 ? " (and " + (stalled.size() - 1) + " more)" : "";
+      return new PhaseReport(
+          Phase.Stalled,
+          first.reason(),
+          "rollout to revision "
+              + target
+              + " stopped on node "
+              + first.node()
+              + more
+              + ": "
+              + first.cause()
+              + ": "
+              + first.message());
+    }
+    if (ds.status() == null || ds.status().observedGeneration() == null) {
+      return new PhaseReport(
+          Phase.Progressing,
+          "StatusNotReported",
+          "the DaemonSet controller has not reported status yet; " + progress);
+    }
+    if (!observedCurrent) {
+      return new PhaseReport(
+          Phase.Progressing,
+          "GenerationNotObserved",
+          "generation "
+              + ds.generation()
+              + " not yet observed by the DaemonSet controller (observed "
+              + ds.status().observedGeneration()
+              + ")");
+    }
+    NodeRow updating =
+        rows.stream().filter(r -> r.standing() == Standing.UPDATING).findFirst().orElse(null);
+    if (updating != null) {
+      return new PhaseReport(
+          Phase.Progressing,
+          "Updating",
+          progress
+              + "; node "
+              + updating.node()
+              + " updating to revision "
+              + target
+              + " ("
+              + updating.reason()
+              + ")");
+    }
+    return new PhaseReport(
+        Phase.Progressing, "WaitingForBudget", progress + "; waiting for the rollout budget");
+  }
+
+  static String describe(RevisionSummary revision) {
+    if (revision == null) {
+      return "?";
+    }
+    String hash = revision.hash().isEmpty() ? "?" : revision.hash();
+    return revision.revision() == null ? hash : revision.revision() + " (" + hash + ")";
+  }
+}

@@ -1,0 +1,161 @@
+package dev.stallwatch.rollout;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Decides which revision is new and which is old, and whether a pod runs the new one.
+ *
+ * <p>New: the ControllerRevision whose template equals the DaemonSet's (upstream {@code Match}),
+ * else the one with the highest {@code .revision}. Old: the newest other revision still run by a
+ * pod, else the revision just before the new one. Without ControllerRevisions, pods are new when
+ * their {@code pod-template-generation} label equals the DaemonSet's template generation.
+ */
+final class RevisionSplit {
+  private final DaemonSetView ds;
+  private final RevisionView newRevision;
+  private final String newHash;
+  private final RevisionSummary newSummary;
+  private final RevisionSummary oldSummary;
+  private final PodTemplateView oldTemplate;
+
+  private RevisionSplit(DaemonSetView ds, List<RevisionView> revisions, List<PodView> pods) {
+    this.ds = ds;
+    this.newRevision = pickNew(ds, revisions).orElse(null);
+    this.newHash = newRevision == null ? "" : newRevision.hash();
+    this.newSummary = summarizeNew(pods);
+    List<PodView> oldPods = pods.stream().filter(p -> !isNew(p)).toList();
+    RevisionView oldRevision = pickOld(revisions, oldPods).orElse(null);
+    if (oldRevision != null) {
+      this.oldSummary = summarize(oldRevision);
+      this.oldTemplate = oldRevision.template();
+    } else {
+      this.oldSummary = summarizeUnknownOld(oldPods);
+      this.oldTemplate = null;
+    }
+  }
+
+  /** Splits {@code pods} (the DaemonSet's own) by the DaemonSet's own {@code revisions}. */
+  static RevisionSplit of(DaemonSetView ds, List<RevisionView> revisions, List<PodView> pods) {
+    return new RevisionSplit(ds, revisions, pods);
+  }
+
+  /** Upstream {@code IsPodUpdated} against the new revision's hash and the template generation. */
+  boolean isNew(PodView pod) {
+    return PodAvailability.isUpdated(pod, newHash, ds.templateGeneration());
+  }
+
+  String newHash() {
+    return newHash;
+  }
+
+  RevisionView newRevision() {
+    return newRevision;
+  }
+
+  RevisionSummary newSummary() {
+    return newSummary;
+  }
+
+  RevisionSummary oldSummary() {
+    return oldSummary;
+  }
+
+  /** The old revision's template, when a ControllerRevision stores it. */
+  PodTemplateView oldTemplate() {
+    return oldTemplate;
+  }
+
+  private static Optional<RevisionView> pickNew(DaemonSetView ds, List<RevisionView> revisions) {
+    Comparator<RevisionView> byRevision =
+        Comparator.comparingLong(RevisionView::revision).thenComparing(RevisionView::name);
+    String current = ds.template() == null ? null : ds.template().canonical();
+    if (current != null) {
+      Optional<RevisionView> matching =
+          revisions.stream()
+              .filter(r -> r.template() != null && current.equals(r.template().canonical()))
+              .max(byRevision);
+      if (matching.isPresent()) {
+        return matching;
+      }
+    }
+    return revisions.stream().max(byRevision);
+  }
+
+  private Optional<RevisionView> pickOld(List<RevisionView> revisions, List<PodView> oldPods) {
+    List<RevisionView> others =
+        revisions.stream().filter(r -> !Objects.equals(r, newRevision)).toList();
+    Optional<RevisionView> runByPod =
+        others.stream()
+            .filter(
+                r ->
+                    oldPods.stream()
+                        .anyMatch(
+                            p ->
+                                r.hash()
+                                    .equals(p.labels().get(PodAvailability.REVISION_HASH_LABEL))))
+            .max(Comparator.comparingLong(RevisionView::revision));
+    if (runByPod.isPresent() || !oldPods.isEmpty()) {
+      return runByPod;
+    }
+    long ceiling = newRevision == null ? Long.MAX_VALUE : newRevision.revision();
+    return others.stream()
+        .filter(r -> r.revision() < ceiling)
+        .max(Comparator.comparingLong(RevisionView::revision));
+  }
+
+  private RevisionSummary summarizeNew(List<PodView> pods) {
+    if (newRevision != null) {
+      return summarize(newRevision);
+    }
+    if (ds.templateGeneration() == null) {
+      return null;
+    }
+    // No ControllerRevisions in the input: describe the new revision by its pods and template.
+    String hash =
+        pods.stream()
+            .filter(this::isNew)
+            .map(p -> p.labels().get(PodAvailability.REVISION_HASH_LABEL))
+            .filter(Objects::nonNull)
+            .findFirst()
+            .orElse("");
+    return new RevisionSummary(
+        hash, null, ds.template() == null ? List.of() : ds.template().images());
+  }
+
+  private RevisionSummary summarize(RevisionView revision) {
+    List<String> images =
+        revision.template() != null
+            ? revision.template().images()
+            : (revision == newRevision && ds.template() != null
+                ? ds.template().images()
+                : List.of());
+    return new RevisionSummary(revision.hash(), revision.revision(), images);
+  }
+
+  /** Old pods whose revision is not among the input's revisions: describe the newest of them. */
+  private static RevisionSummary summarizeUnknownOld(List<PodView> oldPods) {
+    return oldPods.stream()
+        .max(
+            Comparator.comparingLong(RevisionSplit::templateGenerationOf)
+                .thenComparing(PodView::created, Comparator.nullsFirst(Comparator.naturalOrder())))
+        .map(
+            p ->
+                new RevisionSummary(
+                    p.labels().getOrDefault(PodAvailability.REVISION_HASH_LABEL, ""),
+                    null,
+                    p.images()))
+        .orElse(null);
+  }
+
+  private static long templateGenerationOf(PodView pod) {
+    try {
+      return Long.parseLong(
+          pod.labels().getOrDefault(PodAvailability.TEMPLATE_GENERATION_LABEL, ""));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+}
