@@ -39,6 +39,7 @@ public final class StallwatchOperator implements AutoCloseable {
             o -> {
               o.withKubernetesClient(client)
                   .withCloseClientOnStop(false)
+                  .withReconciliationTerminationTimeout(Duration.ofSeconds(5))
                   .withUseSSAToPatchPrimaryResource(false)
                   .withSSABasedCreateUpdateMatchForDependentResources(false)
                   .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
