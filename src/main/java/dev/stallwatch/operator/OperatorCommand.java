@@ -1,5 +1,6 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.cli.DurationParser;
 import dev.stallwatch.cli.ExitCodes;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -41,14 +42,14 @@ public final class OperatorCommand implements Callable<Integer> {
 
   @Option(
       names = "--stall-after",
-      converter = DurationFlag.class,
+      converter = DurationParser.class,
       defaultValue = "${env:STALLWATCH_STALL_AFTER:-5m}",
       description = "How long a node may hold a rollout back (STALLWATCH_STALL_AFTER, 5m).")
   Duration stallAfter;
 
   @Option(
       names = "--resolved-ttl",
-      converter = DurationFlag.class,
+      converter = DurationParser.class,
       defaultValue = "${env:STALLWATCH_RESOLVED_TTL:-24h}",
       description = "How long Resolved RolloutStalls are kept (STALLWATCH_RESOLVED_TTL, 24h).")
   Duration resolvedTtl;

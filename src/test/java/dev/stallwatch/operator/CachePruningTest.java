@@ -2,7 +2,10 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.kube.KubeViews;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -147,6 +150,40 @@ class CachePruningTest {
     int after = bytes(pruned);
     System.out.printf("bytes per cached pod: %d before pruning, %d after%n", before, after);
     assertThat(after).isLessThan(before / 2);
+  }
+
+  @Test
+  void theAnalyzerSeesThePrunedPodAndNodeExactlyAsTheOriginals() {
+    Pod pod = toolkitPod();
+    assertThat(KubeViews.pod(CachePruning.pod(pod))).isEqualTo(KubeViews.pod(pod));
+    Node node =
+        new NodeBuilder()
+            .withNewMetadata()
+            .withName("gpu-node-1")
+            .withCreationTimestamp("2026-12-01T00:00:00Z")
+            .addToLabels("nvidia.com/gpu.present", "true")
+            .endMetadata()
+            .withNewSpec()
+            .addNewTaint()
+            .withKey("nvidia.com/gpu")
+            .withEffect("NoSchedule")
+            .endTaint()
+            .endSpec()
+            .withNewStatus()
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus("True")
+            .withLastHeartbeatTime("2026-12-02T10:00:00Z")
+            .withLastTransitionTime("2026-12-01T00:00:00Z")
+            .endCondition()
+            .addNewImage()
+            .withNames("nvcr.io/nvidia/k8s/container-toolkit:v1.14.3")
+            .withSizeBytes(123456789L)
+            .endImage()
+            .endStatus()
+            .build();
+    assertThat(KubeViews.node(CachePruning.node(node))).isEqualTo(KubeViews.node(node));
+    assertThat(bytes(CachePruning.node(node))).isLessThan(bytes(node));
   }
 
   @Test

@@ -73,7 +73,7 @@ class OperatorCommandTest {
     cli.setErr(new PrintWriter(err));
     int code = cli.execute("operator", "--stall-after", "soon");
     assertThat(code).isEqualTo(ExitCodes.USAGE);
-    assertThat(err.toString()).contains("--stall-after").contains("'soon' is not a duration");
+    assertThat(err.toString()).contains("--stall-after").contains("\"soon\" is not a duration");
   }
 
   @Test
