@@ -1,5 +1,6 @@
 package dev.stallwatch.cli;
 
+import dev.stallwatch.operator.OperatorCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
       "Finds the node a DaemonSet rollout stopped on, says why, "
           + "and shows which nodes run which spec."
     },
-    subcommands = {CommandLine.HelpCommand.class, DiagnoseCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, DiagnoseCommand.class, OperatorCommand.class})
 public final class StallwatchCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
