@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the operator image without a container engine: unpacks the layers of the image tarball
 # (Docker format, as Jib's buildTar writes it) into a root filesystem and runs the image's
-# entrypoint with `--version` inside it (chroot, as the image's user, with only the image's env).
-# Needs root (chroot). Fails unless the output names the expected version.
+# entrypoint inside it (chroot, as the image's user, with only the image's env): `--version` must
+# name the expected version, `operator --help` must list the operator's flags. Needs root.
 #
 # usage: operator/smoke-test.sh [image tar] [expected version]
 set -euo pipefail
@@ -57,4 +57,11 @@ grep -qx "stallwatch $expected" <<<"$output" || {
   echo "smoke-test: expected 'stallwatch $expected'" >&2
   exit 1
 }
+help=$(env -i "${env[@]}" "$chroot" --userspec="$user" "$work/rootfs" "${entrypoint[@]}" operator --help 2>&1) || {
+  echo "$help" >&2
+  echo "smoke-test: entrypoint operator --help failed" >&2
+  exit 1
+}
+grep -q -- '--stall-after' <<<"$help" || { echo "smoke-test: 'operator --help' lacks --stall-after" >&2; exit 1; }
+echo "operator --help: OK"
 echo "smoke-test: OK ($(du -h "$tarball" | cut -f1) image, $(du -sh "$work/rootfs" | cut -f1) unpacked)"

@@ -29,6 +29,9 @@ class ChartFilesTest {
     List<String> sources = yamlFileNames(PROJECT.resolve("crd"));
     List<String> copies = yamlFileNames(CHART.resolve("crds"));
 
+    assertThat(sources)
+        .as("generated CRDs in crd/")
+        .contains("rolloutstalls.stallwatch.dev-v1.yml");
     assertThat(copies).as("CRDs in the chart's crds/" + FIX).isEqualTo(sources);
     for (String name : sources) {
       assertThat(CHART.resolve("crds").resolve(name))
