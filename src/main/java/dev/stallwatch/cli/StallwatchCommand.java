@@ -1,5 +1,6 @@
 package dev.stallwatch.cli;
 
+import dev.stallwatch.demo.DemoCommand;
 import dev.stallwatch.operator.OperatorCommand;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +17,12 @@ import picocli.CommandLine.Command;
       "Finds the node a DaemonSet rollout stopped on, says why, "
           + "and shows which nodes run which spec."
     },
-    subcommands = {CommandLine.HelpCommand.class, DiagnoseCommand.class, OperatorCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      DiagnoseCommand.class,
+      OperatorCommand.class,
+      DemoCommand.class
+    })
 public final class StallwatchCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -1,0 +1,112 @@
+package dev.stallwatch.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stallwatch.cli.StallwatchCommand;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class DemoIT {
+  @TempDir Path dir;
+
+  @Test
+  void theDemoTellsTheSeedStoryEndToEndAndExitsZero() {
+    StringWriter out = new StringWriter();
+    CommandLine cli = StallwatchCommand.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    long start = System.nanoTime();
+
+    int code = cli.execute("demo");
+
+    String story = out.toString();
+    assertThat(code).as(story).isZero();
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
+    assertThat(story)
+        .contains("$ kubectl get ds -n gpu-operator")
+        .containsPattern("nvidia-container-toolkit\\s+3\\s+3\\s+2\\s+1\\s+2")
+        .contains("gpu-node-1 none")
+        .contains("gpu-node-2 old")
+        .containsPattern("gpu-node-1\\s+ImagePull\\s+\\w+\\s+\\w+\\s+2/3\\s+Active")
+        .contains(
+            "stallwatch_rollout_stalled{cause=\"ImagePull\",daemonset=\"nvidia-container-toolkit\"")
+        .contains("Warning   RolloutStalled")
+        .contains("kubectl rollout undo daemonset/nvidia-container-toolkit")
+        .containsPattern("ImagePull\\s+\\w+\\s+\\w+\\s+2/3\\s+Resolved")
+        .contains("(no series: nothing is stalled)")
+        .contains("Normal   RolloutResolved")
+        .containsPattern("nvidia-container-toolkit\\s+3\\s+3\\s+3\\s+3\\s+3")
+        .contains("Done: stall found, recorded, reported and resolved by the rollback.");
+    assertThat(story.indexOf("RolloutStalled")).isLessThan(story.indexOf("rollout undo"));
+  }
+
+  @Test
+  void kubectlGetRolloutStallsAgainstDemoServeShowsTheColumns() throws Exception {
+    Path kubeconfig = dir.resolve("kubeconfig");
+    StringWriter out = new StringWriter();
+    AtomicInteger code = new AtomicInteger(-1);
+    Thread demo =
+        new Thread(
+            () -> {
+              CommandLine cli = StallwatchCommand.commandLine();
+              cli.setOut(new PrintWriter(out, true));
+              code.set(cli.execute("demo", "--serve", "--kubeconfig", kubeconfig.toString()));
+            },
+            "demo-serve");
+    demo.start();
+    try {
+      await()
+          .atMost(Duration.ofSeconds(90))
+          .until(() -> out.toString().contains(DemoCommand.SERVING) || code.get() >= 0);
+      assertThat(code.get()).as(out.toString()).isEqualTo(-1);
+      assertThat(Files.exists(kubeconfig)).isTrue();
+
+      List<String> lines = kubectl(kubeconfig, "get", "rolloutstalls", "-A");
+      assertThat(lines.get(0).split("\\s+"))
+          .containsExactly(
+              "NAMESPACE",
+              "NAME",
+              "DAEMONSET",
+              "NODE",
+              "CAUSE",
+              "OLD",
+              "NEW",
+              "READY",
+              "PHASE",
+              "AGE");
+      assertThat(lines)
+          .anySatisfy(
+              l ->
+                  assertThat(l)
+                      .startsWith("gpu-operator")
+                      .contains("nvidia-container-toolkit")
+                      .contains("gpu-node-1")
+                      .contains("ImagePull")
+                      .contains("Active"));
+    } finally {
+      demo.interrupt();
+      demo.join(TimeUnit.SECONDS.toMillis(30));
+    }
+  }
+
+  private static List<String> kubectl(Path kubeconfig, String... args) throws Exception {
+    List<String> command =
+        new java.util.ArrayList<>(List.of("kubectl", "--kubeconfig", kubeconfig.toString()));
+    command.addAll(List.of(args));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.exitValue()).as(text).isZero();
+    return text.lines().toList();
+  }
+}
