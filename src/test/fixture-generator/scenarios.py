@@ -582,6 +582,25 @@ def rollback_in_progress():
 
 
 @scenario
+def rollback_node_briefly_without_pod():
+    ds, r1, r2 = toolkit_rollout()
+    ds.template = r1.template
+    ds.generation = 3
+    ds.template_generation = 3
+    r1.number = 3
+    pods = [old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 2, 2, 2, 2, observed=3))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("Right after `rollout undo` the controller deleted the broken pod on gpu-node-1 and "
+               "has not created its replacement yet. The restored revision was created 20 days "
+               "ago, but the rollout back to it cannot have begun before the broken revision "
+               "existed (12 minutes ago): with stall-after 15m nothing is stuck.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "newRevision": rev(r1),
+                   "nodes": {"gpu-node-1": {"revision": "none", "standing": "updating",
+                                            "since": at(-12)}}}]}, stall_after="15m")
+
+
+@scenario
 def several_stuck_nodes_by_percent():
     ds, r1, r2 = toolkit_rollout(strategy={"rollingUpdate": {"maxSurge": 0, "maxUnavailable": "20%"},
                                            "type": "RollingUpdate"})

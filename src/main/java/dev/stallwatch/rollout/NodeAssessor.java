@@ -125,8 +125,7 @@ final class NodeAssessor {
             + "); revision "
             + PhaseReport.describe(split.oldSummary())
             + " did";
-    RevisionView newRevision = split.newRevision();
-    Instant since = newRevision == null ? null : newRevision.created();
+    Instant since = split.rolloutStart();
     NodeRow row =
         new NodeRow(
             node.name(),
@@ -173,8 +172,9 @@ final class NodeAssessor {
 
   /**
    * Since when the node holds the rollout back: remembered by the caller for this revision, else
-   * the creation of its oldest new-revision pod, else the deletion of its old pod, else the
-   * creation of the new revision — whichever is known and earliest of the remembered and derived.
+   * the creation of its oldest new-revision pod, else the deletion of its old pod, else the start
+   * of the rollout (the new revision's creation; after a rollback, the newest revision's) —
+   * whichever is known and earliest of the remembered and derived.
    */
   private Instant heldSince(String nodeName, NodePods p) {
     Instant derived =
@@ -191,8 +191,8 @@ final class NodeAssessor {
               .min(Comparator.naturalOrder())
               .orElse(null);
     }
-    if (derived == null && split.newRevision() != null) {
-      derived = split.newRevision().created();
+    if (derived == null) {
+      derived = split.rolloutStart();
     }
     Instant remembered =
         memory.revisionHash().equals(split.newHash()) ? memory.heldSince().get(nodeName) : null;

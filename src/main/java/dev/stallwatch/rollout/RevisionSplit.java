@@ -20,12 +20,14 @@ final class RevisionSplit {
   private final RevisionSummary newSummary;
   private final RevisionSummary oldSummary;
   private final PodTemplateView oldTemplate;
+  private final java.time.Instant rolloutStart;
 
   private RevisionSplit(DaemonSetView ds, List<RevisionView> revisions, List<PodView> pods) {
     this.ds = ds;
     this.newRevision = pickNew(ds, revisions).orElse(null);
     this.newHash = newRevision == null ? "" : newRevision.hash();
     this.newSummary = summarizeNew(pods);
+    this.rolloutStart = rolloutStart(newRevision, revisions);
     List<PodView> oldPods = pods.stream().filter(p -> !isNew(p)).toList();
     RevisionView oldRevision = pickOld(revisions, oldPods).orElse(null);
     if (oldRevision != null) {
@@ -66,6 +68,28 @@ final class RevisionSplit {
   /** The old revision's template, when a ControllerRevision stores it. */
   PodTemplateView oldTemplate() {
     return oldTemplate;
+  }
+
+  /**
+   * The earliest instant the rollout to the new revision can have begun: the new revision's
+   * creation — or, when a rollback re-used an older revision, the creation of the newest revision
+   * (the DaemonSet ran that one before it was rolled back). Null when unknown.
+   */
+  java.time.Instant rolloutStart() {
+    return rolloutStart;
+  }
+
+  private static java.time.Instant rolloutStart(
+      RevisionView newRevision, List<RevisionView> revisions) {
+    if (newRevision == null || newRevision.created() == null) {
+      return null;
+    }
+    return revisions.stream()
+        .map(RevisionView::created)
+        .filter(Objects::nonNull)
+        .max(Comparator.naturalOrder())
+        .filter(newest -> newest.isAfter(newRevision.created()))
+        .orElse(newRevision.created());
   }
 
   private static Optional<RevisionView> pickNew(DaemonSetView ds, List<RevisionView> revisions) {
