@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -70,7 +69,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   private final Clock clock;
   private final Path crdDirectory;
   private final Map<ServerRequest, Queue<ServerResponse>> expectations = new ConcurrentHashMap<>();
-  private final KubernetesMixedDispatcher store = new KubernetesMixedDispatcher(expectations);
+  private final ClockedStore store;
   private KubernetesMockServer server;
   private KubernetesClient client;
 
@@ -88,6 +87,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
   public EmbeddedApiServer(Clock clock, Path crdDirectory) {
     this.clock = clock;
     this.crdDirectory = crdDirectory;
+    this.store = new ClockedStore(expectations, clock);
   }
 
   /** Starts on a free port. */

@@ -112,7 +112,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     reportedInvalid.remove(key);
     RolloutVerdict verdict =
         RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
-    memories.remember(key, verdict);
+    memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
     StallPlan plan = planner.plan(verdict, stalls, now);
     writes.apply(ds, plan, stallCache(context));

@@ -42,7 +42,7 @@ final class StallMemories {
   }
 
   /** Remembers the nodes that hold back the verdict's revision now; forgets the others. */
-  void remember(String key, RolloutVerdict verdict) {
+  void remember(String key, RolloutVerdict verdict, Instant observedAt) {
     if (verdict.newRevision() == null) {
       byDaemonSet.remove(key);
       return;
@@ -53,7 +53,7 @@ final class StallMemories {
         held.put(row.node(), row.since());
       }
     }
-    byDaemonSet.put(key, new StallMemory(verdict.newRevision().hash(), held));
+    byDaemonSet.put(key, new StallMemory(verdict.newRevision().hash(), held, observedAt));
   }
 
   void forget(String key) {

@@ -177,29 +177,36 @@ final class NodeAssessor {
    * whichever is known and earliest of the remembered and derived.
    */
   private Instant heldSince(String nodeName, NodePods p) {
-    Instant derived =
+    Instant evidence =
         Stream.concat(p.liveNew().stream(), p.terminating().stream().filter(split::isNew))
             .map(PodView::created)
             .filter(t -> t != null)
             .min(Comparator.naturalOrder())
             .orElse(null);
-    if (derived == null) {
-      derived =
+    if (evidence == null) {
+      evidence =
           p.terminating().stream()
               .filter(pod -> !split.isNew(pod))
               .map(PodView::deletionTimestamp)
               .min(Comparator.naturalOrder())
               .orElse(null);
     }
-    if (derived == null) {
-      derived = split.rolloutStart();
-    }
     Instant remembered =
         memory.revisionHash().equals(split.newHash()) ? memory.heldSince().get(nodeName) : null;
-    if (remembered == null) {
-      return derived;
+    if (remembered != null) {
+      return evidence == null || remembered.isBefore(evidence) ? remembered : evidence;
     }
-    return derived == null || remembered.isBefore(derived) ? remembered : derived;
+    if (evidence != null) {
+      return evidence;
+    }
+    // Only the rollout's start is known. A caller that looked at observedAt and did not see this
+    // node holding back this revision then narrows it down.
+    Instant start = split.rolloutStart();
+    Instant observed = memory.observedAt();
+    if (observed != null && observed.isBefore(now) && (start == null || observed.isAfter(start))) {
+      return observed;
+    }
+    return start;
   }
 
   private Instant nextCheck(Instant since, boolean stuck, NodePods p) {

@@ -5,14 +5,24 @@ import java.util.Map;
 
 /**
  * What a long-running caller remembers between snapshots: since when each node has held back the
- * rollout to {@code revisionHash}. A pod re-created by the controller's backoff looks brand new in
- * a snapshot; the memory keeps the original instant. Empty for one-shot callers.
+ * rollout to {@code revisionHash}, and when it last looked. A pod re-created by the controller's
+ * backoff looks brand new in a snapshot; the memory keeps the original instant. A node that was not
+ * holding the rollout back at {@code observedAt} cannot have started before then — which matters
+ * when a snapshot offers no better evidence (a node whose pod is gone, right after a rollback).
+ * Empty for one-shot callers.
+ *
+ * @param observedAt when the caller last analyzed this DaemonSet; null when unknown
  */
-public record StallMemory(String revisionHash, Map<String, Instant> heldSince) {
-  public static final StallMemory NONE = new StallMemory("", Map.of());
+public record StallMemory(String revisionHash, Map<String, Instant> heldSince, Instant observedAt) {
+  public static final StallMemory NONE = new StallMemory("", Map.of(), null);
 
   public StallMemory {
     revisionHash = revisionHash == null ? "" : revisionHash;
     heldSince = heldSince == null ? Map.of() : Map.copyOf(heldSince);
+  }
+
+  /** A memory without a last observation (seeded from a record, not from watching). */
+  public StallMemory(String revisionHash, Map<String, Instant> heldSince) {
+    this(revisionHash, heldSince, null);
   }
 }

@@ -1,0 +1,91 @@
+package dev.stallwatch.cluster;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.internal.MockDispatcher;
+import io.fabric8.mockwebserver.internal.SimpleRequest;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+
+/**
+ * The object store behind the embedded API server: fabric8's CRUD dispatcher, with the queued
+ * expectations of fault-injection tests answered first (as fabric8's mixed dispatcher does), and
+ * {@code metadata.creationTimestamp} stamped from the cluster's clock rather than the wall clock.
+ *
+ * <p>The simulated cluster can run faster than real time; ages measured from creation (how long a
+ * pod has been pending, when a rollout began) must be on the same clock as everything else.
+ */
+final class ClockedStore extends Dispatcher {
+  private final Map<ServerRequest, Queue<ServerResponse>> expectations;
+  private final MockDispatcher expected;
+  private final KubernetesCrudDispatcher crud;
+
+  ClockedStore(Map<ServerRequest, Queue<ServerResponse>> expectations, Clock clock) {
+    this.expectations = expectations;
+    this.expected = new MockDispatcher(expectations);
+    this.crud = new ClockedCrud(clock);
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    Queue<ServerResponse> queued =
+        expectations.get(
+            new SimpleRequest(HttpMethod.valueOf(request.getMethod()), request.getPath()));
+    if (queued != null && !queued.isEmpty()) {
+      return expected.dispatch(request);
+    }
+    return crud.dispatch(request);
+  }
+
+  /** Re-stamps objects as they are created; updates keep the stored stamp, as upstream does. */
+  private static final class ClockedCrud extends KubernetesCrudDispatcher {
+    private final Clock clock;
+
+    ClockedCrud(Clock clock) {
+      super(List.of());
+      this.clock = clock;
+    }
+
+    @Override
+    public MockResponse handleCreate(RecordedRequest request) {
+      MockResponse response = super.handleCreate(request);
+      if (response.code() != 201) {
+        return response;
+      }
+      GenericKubernetesResource created =
+          Serialization.unmarshal(
+              new String(response.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8),
+              GenericKubernetesResource.class);
+      created.getMetadata().setCreationTimestamp(stamp());
+      return response.setBody(Serialization.asJson(created));
+    }
+
+    @Override
+    public void processEvent(
+        String path,
+        io.fabric8.mockwebserver.crud.AttributeSet pathAttributes,
+        io.fabric8.mockwebserver.crud.AttributeSet oldAttributes,
+        GenericKubernetesResource resource,
+        String newState) {
+      if (oldAttributes == null && resource != null && newState != null) {
+        resource.getMetadata().setCreationTimestamp(stamp());
+        newState = Serialization.asJson(resource);
+      }
+      super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
+    }
+
+    private String stamp() {
+      return clock.instant().truncatedTo(ChronoUnit.SECONDS).toString();
+    }
+  }
+}
