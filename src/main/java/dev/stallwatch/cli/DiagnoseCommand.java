@@ -1,0 +1,190 @@
+package dev.stallwatch.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.kube.Dump;
+import dev.stallwatch.kube.DumpReader;
+import dev.stallwatch.kube.Snapshots;
+import dev.stallwatch.report.JsonReport;
+import dev.stallwatch.report.TableReport;
+import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutSnapshot;
+import dev.stallwatch.rollout.RolloutVerdict;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code stallwatch diagnose}: the rollout verdicts of a saved kubectl dump, without a cluster. */
+@Command(
+    name = "diagnose",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+      "Diagnoses DaemonSet rollouts from a saved dump, no cluster needed. Make the dump with:",
+      "  kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json > dump.json",
+      "(-o yaml, multi-document YAML and single objects work too; other kinds are skipped.)"
+    },
+    footer = {
+      "",
+      "Exit codes:",
+      "  0  no DaemonSet rollout is Stalled",
+      "  1  at least one rollout is Stalled",
+      "  2  usage or input error: a file or object could not be read (the rest is still",
+      "     reported), or no DaemonSet in the input matches -n / DAEMONSET"
+    })
+public final class DiagnoseCommand implements Callable<Integer> {
+
+  /** Output formats of the reports. */
+  enum Format {
+    table,
+    json
+  }
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = {"-f", "--filename"},
+      required = true,
+      paramLabel = "FILE",
+      description = "A dump to read (JSON or YAML); '-' reads standard input. Repeatable.")
+  List<String> files;
+
+  @Option(
+      names = "--now",
+      paramLabel = "TIME",
+      converter = TimeParser.class,
+      description = "Evaluate as of this RFC 3339 time (default: the current time).")
+  Instant now;
+
+  @Option(
+      names = "--stall-after",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "5m",
+      description =
+          "How long a node may hold a rollout back before it is stuck: 90s, 5m, 1h, PT5M"
+              + " (default: ${DEFAULT-VALUE}).")
+  Duration stallAfter;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      defaultValue = "table",
+      description = "table or json (default: ${DEFAULT-VALUE}).")
+  Format output;
+
+  @Option(
+      names = {"-n", "--namespace"},
+      paramLabel = "NAMESPACE",
+      description = "Only DaemonSets of this namespace.")
+  String namespace;
+
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "DAEMONSET",
+      description = "Only the DaemonSet of this name.")
+  String daemonSet;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    Instant at = now == null ? Instant.now() : now;
+    AnalyzerSettings settings = new AnalyzerSettings(stallAfter);
+
+    Dump dump = new DumpReader(System.in).read(files);
+    Snapshots.Grouped grouped = Snapshots.group(dump);
+    List<String> errors = new ArrayList<>(dump.errors());
+    errors.addAll(grouped.errors());
+
+    List<RolloutSnapshot> selected =
+        grouped.snapshots().stream()
+            .filter(s -> namespace == null || namespace.equals(s.daemonSet().namespace()))
+            .filter(s -> daemonSet == null || daemonSet.equals(s.daemonSet().name()))
+            .sorted(
+                Comparator.comparing((RolloutSnapshot s) -> s.daemonSet().namespace())
+                    .thenComparing(s -> s.daemonSet().name()))
+            .toList();
+    if (selected.isEmpty()) {
+      errors.forEach(e -> err.println("error: " + e));
+      err.println("error: " + nothingSelected(grouped.snapshots(), dump));
+      err.flush();
+      return ExitCodes.USAGE;
+    }
+    warnAboutMissingKinds(dump, err);
+
+    List<RolloutVerdict> verdicts = new ArrayList<>();
+    for (RolloutSnapshot snapshot : selected) {
+      try {
+        verdicts.add(RolloutAnalyzer.analyze(snapshot, at, settings));
+      } catch (RuntimeException e) {
+        // A defect in the analysis of one DaemonSet must not hide the verdicts of the others.
+        errors.add(
+            "DaemonSet "
+                + snapshot.daemonSet().ref()
+                + ": could not be analyzed: "
+                + e.getClass().getSimpleName()
+                + ": "
+                + e.getMessage());
+      }
+    }
+    if (output == Format.json) {
+      ObjectNode tree = JsonReport.tree(at, verdicts);
+      tree.set("input", InputSummary.json(dump));
+      out.print(JsonReport.render(tree));
+    } else {
+      out.print(TableReport.render(at, verdicts));
+      InputSummary.line(dump).ifPresent(line -> out.println("\n" + line));
+    }
+    out.flush();
+    errors.forEach(e -> err.println("error: " + e));
+    err.flush();
+    if (!errors.isEmpty()) {
+      return ExitCodes.USAGE;
+    }
+    return verdicts.stream().anyMatch(RolloutVerdict::stalled) ? ExitCodes.STALLED : ExitCodes.OK;
+  }
+
+  private String nothingSelected(List<RolloutSnapshot> all, Dump dump) {
+    if (all.isEmpty()) {
+      return dump.daemonSets().isEmpty()
+          ? "no DaemonSet in the input (" + InputSummary.counts(dump) + ")"
+          : "no DaemonSet in the input could be read";
+    }
+    String wanted =
+        (daemonSet == null ? "no DaemonSet" : "no DaemonSet named \"" + daemonSet + "\"")
+            + (namespace == null ? "" : " in namespace \"" + namespace + "\"");
+    List<String> names = all.stream().map(s -> s.daemonSet().ref().toString()).sorted().toList();
+    String known =
+        names.size() <= 8
+            ? String.join(", ", names)
+            : String.join(", ", names.subList(0, 8)) + ", … (" + names.size() + " in all)";
+    return wanted + " in the input; it holds: " + known;
+  }
+
+  /** Without nodes (or pods) the recomputed counts would be silently wrong: say so. */
+  private static void warnAboutMissingKinds(Dump dump, PrintWriter err) {
+    if (dump.nodes().isEmpty()) {
+      err.println(
+          "warning: the input holds no Node objects, so DESIRED is 0; dump them too:"
+              + " kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json");
+    } else if (dump.pods().isEmpty()) {
+      err.println("warning: the input holds no Pod objects; every node will show no pod");
+    }
+    if (dump.revisions().isEmpty()) {
+      err.println(
+          "warning: the input holds no ControllerRevision objects;"
+              + " revisions are told apart by pod-template-generation only");
+    }
+  }
+}

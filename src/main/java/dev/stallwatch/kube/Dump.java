@@ -1,0 +1,36 @@
+package dev.stallwatch.kube;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a saved {@code kubectl get … -o json|yaml} held: the objects the analyzer reads (each with
+ * where it was found), how many objects of other kinds were skipped, and the problems found.
+ *
+ * @param ignored kinds that were skipped, with their counts, in order of first appearance
+ * @param errors one line per problem, naming the file (and document or item) and the object
+ */
+public record Dump(
+    List<Entry<DaemonSet>> daemonSets,
+    List<Entry<Pod>> pods,
+    List<Entry<Node>> nodes,
+    List<Entry<ControllerRevision>> revisions,
+    Map<String, Integer> ignored,
+    List<String> errors) {
+
+  public Dump {
+    daemonSets = List.copyOf(daemonSets);
+    pods = List.copyOf(pods);
+    nodes = List.copyOf(nodes);
+    revisions = List.copyOf(revisions);
+    ignored = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(ignored));
+    errors = List.copyOf(errors);
+  }
+
+  /** An object and where it was read: {@code dump.json items[3]}, {@code all.yaml document 2}. */
+  public record Entry<T>(T object, String origin) {}
+}

@@ -1,0 +1,308 @@
+package dev.stallwatch.kube;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+
+/**
+ * Reads what {@code kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json} (or {@code -o
+ * yaml}) prints: a {@code List} (also typed lists like {@code PodList}, also nested), single
+ * objects, concatenated JSON values and multi-document YAML. Objects of other kinds are counted and
+ * skipped; a broken file or object becomes an error line and does not stop the rest.
+ */
+public final class DumpReader {
+
+  /** The name standing for standard input, as kubectl's {@code -f -}. */
+  public static final String STDIN = "-";
+
+  private static final ObjectMapper YAML = yamlMapper();
+
+  private final InputStream stdin;
+
+  public DumpReader(InputStream stdin) {
+    this.stdin = stdin;
+  }
+
+  /** Reads every file in order ({@code -} is standard input). */
+  public Dump read(List<String> files) {
+    Collector out = new Collector();
+    for (String file : files) {
+      String name = STDIN.equals(file) ? "<stdin>" : file;
+      String text;
+      try {
+        text = STDIN.equals(file) ? decode(stdin.readAllBytes()) : readFile(Path.of(file));
+      } catch (UnreadableException | IOException e) {
+        out.errors.add(name + ": " + e.getMessage());
+        continue;
+      }
+      if (text.isBlank()) {
+        out.errors.add(name + ": is empty: no Kubernetes objects to read");
+        continue;
+      }
+      readDocuments(name, text, out);
+    }
+    return new Dump(out.daemonSets, out.pods, out.nodes, out.revisions, out.ignored, out.errors);
+  }
+
+  private static void readDocuments(String name, String text, Collector out) {
+    boolean json = text.stripLeading().startsWith("{") || text.stripLeading().startsWith("[");
+    ObjectMapper mapper = json ? KubeJson.MAPPER : YAML;
+    List<JsonNode> documents = new ArrayList<>();
+    try (MappingIterator<JsonNode> it = mapper.readerFor(JsonNode.class).readValues(text)) {
+      while (it.hasNextValue()) {
+        documents.add(it.nextValue());
+      }
+    } catch (IOException | RuntimeException e) {
+      out.errors.add(name + ": not valid " + (json ? "JSON" : "YAML") + ": " + parseProblem(e));
+      // The documents before the broken one are still worth reading.
+    }
+    int objects = 0;
+    for (int i = 0; i < documents.size(); i++) {
+      JsonNode doc = documents.get(i);
+      if (doc == null
+          || doc.isNull()
+          || doc.isMissingNode()
+          || (doc.isTextual() && doc.asText().isBlank())) {
+        continue; // an empty YAML document between two "---"
+      }
+      objects++;
+      String origin = documents.size() == 1 ? name : name + " document " + (i + 1);
+      out.collect(doc, origin, null);
+    }
+    if (objects == 0 && out.errors.stream().noneMatch(e -> e.startsWith(name + ": "))) {
+      out.errors.add(name + ": holds no Kubernetes objects");
+    }
+  }
+
+  private static String readFile(Path path) throws UnreadableException {
+    if (Files.isDirectory(path)) {
+      throw new UnreadableException("is a directory, not a file");
+    }
+    try {
+      return decode(Files.readAllBytes(path));
+    } catch (NoSuchFileException e) {
+      throw new UnreadableException("no such file");
+    } catch (AccessDeniedException e) {
+      throw new UnreadableException("permission denied");
+    } catch (IOException e) {
+      throw new UnreadableException("cannot be read: " + e.getMessage());
+    }
+  }
+
+  private static String decode(byte[] bytes) throws UnreadableException {
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      throw new UnreadableException("is not UTF-8 text (not a kubectl JSON or YAML dump)");
+    }
+  }
+
+  /** Jackson's own words for a syntax error, on one line, with line and column. */
+  private static String parseProblem(Exception e) {
+    if (e instanceof JsonProcessingException jpe) {
+      String msg = firstLine(jpe.getOriginalMessage());
+      var loc = jpe.getLocation();
+      return loc == null || loc.getLineNr() < 0
+          ? msg
+          : msg + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+    }
+    return firstLine(String.valueOf(e.getMessage()));
+  }
+
+  static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return (nl < 0 ? s : s.substring(0, nl)).trim();
+  }
+
+  private static ObjectMapper yamlMapper() {
+    LoaderOptions options = new LoaderOptions();
+    // Dumps of big clusters exceed snakeyaml's default 3 MB document limit.
+    options.setCodePointLimit(Integer.MAX_VALUE);
+    return new YAMLMapper(YAMLFactory.builder().loaderOptions(options).build());
+  }
+
+  /** A file that cannot be read at all; the message says why. */
+  private static final class UnreadableException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UnreadableException(String message) {
+      super(message);
+    }
+  }
+
+  /** Accumulates the objects of all files, skipping duplicates (the same object read twice). */
+  private static final class Collector {
+    final List<Dump.Entry<DaemonSet>> daemonSets = new ArrayList<>();
+    final List<Dump.Entry<Pod>> pods = new ArrayList<>();
+    final List<Dump.Entry<Node>> nodes = new ArrayList<>();
+    final List<Dump.Entry<ControllerRevision>> revisions = new ArrayList<>();
+    final Map<String, Integer> ignored = new LinkedHashMap<>();
+    final List<String> errors = new ArrayList<>();
+    final Set<String> seen = new HashSet<>();
+
+    /**
+     * @param itemKind the kind implied by a typed list ({@code PodList} items may omit kind)
+     */
+    void collect(JsonNode node, String origin, String itemKind) {
+      if (!node.isObject()) {
+        if (node.isArray()) { // e.g. the output of jq '.items'
+          for (int i = 0; i < node.size(); i++) {
+            collect(node.get(i), origin + " [" + i + "]", itemKind);
+          }
+          return;
+        }
+        errors.add(origin + ": is not a Kubernetes object (found " + jsonType(node) + ")");
+        return;
+      }
+      JsonNode kindNode = node.get("kind");
+      String kind = kindNode != null && kindNode.isTextual() ? kindNode.asText().trim() : "";
+      if (kind.isEmpty()) {
+        kind = itemKind == null ? "" : itemKind;
+      }
+      if (kind.isEmpty()) {
+        errors.add(origin + ": object " + nameOf(node) + "has no kind");
+        return;
+      }
+      JsonNode items = node.get("items");
+      if (kind.endsWith("List") && (items == null || items.isArray() || items.isNull())) {
+        String listed = kind.equals("List") ? null : kind.substring(0, kind.length() - 4);
+        for (int i = 0; items != null && i < items.size(); i++) {
+          collect(items.get(i), origin + " items[" + i + "]", listed);
+        }
+        return;
+      }
+      switch (kind) {
+        case "DaemonSet" -> add(node, DaemonSet.class, kind, origin, daemonSets);
+        case "Pod" -> add(node, Pod.class, kind, origin, pods);
+        case "Node" -> add(node, Node.class, kind, origin, nodes);
+        case "ControllerRevision" -> add(node, ControllerRevision.class, kind, origin, revisions);
+        default -> ignored.merge(kind, 1, Integer::sum);
+      }
+    }
+
+    private <T extends HasMetadata> void add(
+        JsonNode node, Class<T> type, String kind, String origin, List<Dump.Entry<T>> into) {
+      T object;
+      try {
+        object = KubeJson.MAPPER.treeToValue(node, type);
+      } catch (JsonProcessingException | IllegalArgumentException e) {
+        errors.add(
+            origin + ": " + kind + " " + nameOf(node) + "cannot be read: " + fieldProblem(e));
+        return;
+      }
+      if (object.getMetadata() == null || object.getMetadata().getName() == null) {
+        errors.add(origin + ": " + kind + " without metadata.name");
+        return;
+      }
+      String key =
+          kind + "/" + object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
+      if (seen.add(key)) {
+        into.add(new Dump.Entry<>(object, origin));
+      }
+    }
+
+    private static String fieldProblem(Exception e) {
+      if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference ref : jme.getPath()) {
+          if (ref.getFieldName() != null) {
+            path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+          } else if (ref.getIndex() >= 0) {
+            path.append('[').append(ref.getIndex()).append(']');
+          }
+        }
+        return path + ": " + typeProblem(jme);
+      }
+      if (e instanceof JsonProcessingException jpe) {
+        return firstLine(jpe.getOriginalMessage());
+      }
+      return firstLine(e.getMessage());
+    }
+
+    /** "expected a list, found a string" rather than Jackson's Java type names. */
+    private static String typeProblem(JsonMappingException e) {
+      String original = firstLine(e.getOriginalMessage());
+      if (!(e instanceof MismatchedInputException mie) || mie.getTargetType() == null) {
+        return original;
+      }
+      Class<?> target = mie.getTargetType();
+      String expected =
+          java.util.Collection.class.isAssignableFrom(target) || target.isArray()
+              ? "a list"
+              : Map.class.isAssignableFrom(target)
+                  ? "a map"
+                  : Number.class.isAssignableFrom(target)
+                          || (target.isPrimitive() && target != boolean.class)
+                      ? "a number"
+                      : target == Boolean.class || target == boolean.class
+                          ? "true or false"
+                          : target == String.class ? "a string" : "an object";
+      String found =
+          original.contains("from String")
+              ? "a string"
+              : original.contains("from Array")
+                  ? "a list"
+                  : original.contains("from Object")
+                      ? "an object"
+                      : original.contains("from Integer") || original.contains("from Floating")
+                          ? "a number"
+                          : original.contains("from Boolean") ? "a boolean" : null;
+      return found == null
+          ? "expected " + expected + " (" + original + ")"
+          : "expected " + expected + ", found " + found;
+    }
+
+    private static String nameOf(JsonNode node) {
+      JsonNode meta = node.path("metadata");
+      String name = meta.path("name").asText("");
+      String ns = meta.path("namespace").asText("");
+      if (name.isEmpty()) {
+        return "";
+      }
+      return (ns.isEmpty() ? name : ns + "/" + name) + " ";
+    }
+
+    private static String jsonType(JsonNode node) {
+      if (node.isTextual()) {
+        String text = node.asText();
+        return "the text \"" + (text.length() > 40 ? text.substring(0, 40) + "…" : text) + "\"";
+      }
+      return node.isNumber() ? "a number" : node.isBoolean() ? "a boolean" : "a scalar";
+    }
+  }
+}

@@ -1,0 +1,347 @@
+package dev.stallwatch.kube;
+
+import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.IntOrPercent;
+import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.rollout.ObjectRef;
+import dev.stallwatch.rollout.OwnerRef;
+import dev.stallwatch.rollout.PodTemplateView;
+import dev.stallwatch.rollout.PodView;
+import dev.stallwatch.rollout.RevisionView;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetSpec;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetStatus;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetUpdateStrategy;
+import io.fabric8.kubernetes.api.model.apps.RollingUpdateDaemonSet;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Turns fabric8 model objects into the analyzer's views. Absent fields take the values the API
+ * server would default them to; a field that cannot mean anything (a budget of {@code "abc"}, a
+ * timestamp that is not RFC 3339) is an {@link InvalidObjectException} naming object and field.
+ */
+public final class KubeViews {
+
+  /** Label the DaemonSet controller puts on pods and revisions: the revision's hash. */
+  public static final String REVISION_HASH_LABEL = "controller-revision-hash";
+
+  /** Annotation holding the DaemonSet's template generation (upstream's legacy pod matching). */
+  public static final String TEMPLATE_GENERATION_ANNOTATION =
+      "deprecated.daemonset.template.generation";
+
+  private static final String NODE_NAME_FIELD = "metadata.name";
+
+  private KubeViews() {}
+
+  /** The analyzer's view of a DaemonSet. */
+  public static DaemonSetView daemonSet(DaemonSet ds) {
+    String what = describe(ds);
+    ObjectMeta meta = meta(ds);
+    DaemonSetSpec spec = ds.getSpec();
+    if (spec == null) {
+      throw InvalidObjectException.field(what, "spec", "is missing");
+    }
+    PodTemplateView template = PodTemplates.view(spec.getTemplate(), what, "spec.template");
+    return new DaemonSetView(
+        new ObjectRef(meta.getNamespace(), meta.getName(), meta.getUid()),
+        meta.getGeneration() == null ? 0 : meta.getGeneration(),
+        templateGeneration(meta.getAnnotations()),
+        meta.getAnnotations(),
+        template,
+        strategy(spec.getUpdateStrategy(), what),
+        spec.getMinReadySeconds() == null ? 0 : spec.getMinReadySeconds(),
+        status(ds.getStatus()),
+        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"));
+  }
+
+  /** The analyzer's view of a pod. */
+  public static PodView pod(Pod pod) {
+    String what = describe(pod);
+    ObjectMeta meta = meta(pod);
+    PodSpec spec = Optional.ofNullable(pod.getSpec()).orElseGet(PodSpec::new);
+    PodStatus status = Optional.ofNullable(pod.getStatus()).orElseGet(PodStatus::new);
+    return new PodView(
+        meta.getNamespace(),
+        meta.getName(),
+        meta.getUid(),
+        meta.getLabels(),
+        controller(meta.getOwnerReferences()),
+        spec.getNodeName(),
+        targetNode(spec),
+        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"),
+        instant(meta.getDeletionTimestamp(), what, "metadata.deletionTimestamp"),
+        status.getPhase(),
+        status.getReason(),
+        status.getMessage(),
+        map(status.getConditions(), c -> podCondition(c, what)),
+        map(spec.getInitContainers(), c -> Objects.toString(c.getName(), "")),
+        map(spec.getContainers(), c -> Objects.toString(c.getImage(), "")),
+        map(status.getInitContainerStatuses(), KubeViews::containerStatus),
+        map(status.getContainerStatuses(), KubeViews::containerStatus));
+  }
+
+  /** The analyzer's view of a node. */
+  public static NodeView node(Node node) {
+    String what = describe(node);
+    ObjectMeta meta = meta(node);
+    var spec = node.getSpec();
+    List<NodeView.Taint> taints =
+        spec == null
+            ? List.of()
+            : map(
+                spec.getTaints(),
+                t ->
+                    new NodeView.Taint(
+                        t.getKey(),
+                        t.getValue(),
+                        t.getEffect(),
+                        instant(t.getTimeAdded(), what, "spec.taints[].timeAdded")));
+    NodeView.Condition ready = null;
+    if (node.getStatus() != null && node.getStatus().getConditions() != null) {
+      for (NodeCondition c : node.getStatus().getConditions()) {
+        if (c != null && "Ready".equals(c.getType())) {
+          ready =
+              new NodeView.Condition(
+                  c.getStatus(),
+                  c.getReason(),
+                  c.getMessage(),
+                  instant(
+                      c.getLastTransitionTime(),
+                      what,
+                      "status.conditions[Ready].lastTransitionTime"));
+        }
+      }
+    }
+    return new NodeView(
+        meta.getName(),
+        meta.getLabels(),
+        taints,
+        spec != null && Boolean.TRUE.equals(spec.getUnschedulable()),
+        ready,
+        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"));
+  }
+
+  /**
+   * The analyzer's view of a ControllerRevision. A revision whose stored template cannot be read
+   * still counts (its hash and number are known); its template is then null.
+   */
+  public static RevisionView revision(ControllerRevision rev) {
+    String what = describe(rev);
+    ObjectMeta meta = meta(rev);
+    OwnerRef owner = controller(meta.getOwnerReferences());
+    return new RevisionView(
+        meta.getName(),
+        revisionHash(meta, owner),
+        rev.getRevision() == null ? 0 : rev.getRevision(),
+        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"),
+        owner,
+        PodTemplates.fromRevisionData(rev.getData()));
+  }
+
+  /** {@code Kind namespace/name}, how every message names an object. */
+  public static String describe(HasMetadata obj) {
+    String kind = obj.getKind() == null ? obj.getClass().getSimpleName() : obj.getKind();
+    ObjectMeta meta = obj.getMetadata();
+    if (meta == null || meta.getName() == null) {
+      return kind + " without metadata.name";
+    }
+    return kind
+        + " "
+        + new ObjectRef(meta.getNamespace(), meta.getName(), meta.getUid()).toString();
+  }
+
+  private static ObjectMeta meta(HasMetadata obj) {
+    ObjectMeta meta = obj.getMetadata();
+    if (meta == null || meta.getName() == null || meta.getName().isEmpty()) {
+      throw new InvalidObjectException(describe(obj) + ": metadata.name is missing");
+    }
+    return meta;
+  }
+
+  private static Long templateGeneration(Map<String, String> annotations) {
+    String raw = annotations == null ? null : annotations.get(TEMPLATE_GENERATION_ANNOTATION);
+    if (raw == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(raw.trim());
+    } catch (NumberFormatException e) {
+      return null; // upstream then matches pods by revision hash only
+    }
+  }
+
+  private static DaemonSetView.UpdateStrategy strategy(DaemonSetUpdateStrategy s, String what) {
+    if (s == null) {
+      return DaemonSetView.UpdateStrategy.DEFAULT;
+    }
+    boolean onDelete = "OnDelete".equals(s.getType());
+    RollingUpdateDaemonSet rolling = s.getRollingUpdate();
+    if (rolling == null) {
+      return new DaemonSetView.UpdateStrategy(onDelete, null, null);
+    }
+    String path = "spec.updateStrategy.rollingUpdate.";
+    return new DaemonSetView.UpdateStrategy(
+        onDelete,
+        budget(rolling.getMaxUnavailable(), what, path + "maxUnavailable"),
+        budget(rolling.getMaxSurge(), what, path + "maxSurge"));
+  }
+
+  private static IntOrPercent budget(IntOrString raw, String what, String field) {
+    if (raw == null || raw.getValue() == null) {
+      return null;
+    }
+    try {
+      return IntOrPercent.parse(raw.getValue());
+    } catch (IllegalArgumentException e) {
+      throw InvalidObjectException.field(what, field, e.getMessage());
+    }
+  }
+
+  private static DaemonSetView.Status status(DaemonSetStatus s) {
+    if (s == null) {
+      return null;
+    }
+    return new DaemonSetView.Status(
+        s.getObservedGeneration(),
+        orZero(s.getDesiredNumberScheduled()),
+        orZero(s.getCurrentNumberScheduled()),
+        orZero(s.getNumberReady()),
+        orZero(s.getUpdatedNumberScheduled()),
+        orZero(s.getNumberAvailable()),
+        orZero(s.getNumberUnavailable()),
+        orZero(s.getNumberMisscheduled()));
+  }
+
+  /**
+   * The node a pod is meant for: {@code spec.nodeName}, else the node its required node affinity
+   * pins with {@code matchFields metadata.name In [node]} (how the DaemonSet controller creates
+   * pods since scheduling moved to the default scheduler).
+   */
+  static String targetNode(PodSpec spec) {
+    if (spec.getNodeName() != null && !spec.getNodeName().isEmpty()) {
+      return spec.getNodeName();
+    }
+    if (spec.getAffinity() == null
+        || spec.getAffinity().getNodeAffinity() == null
+        || spec.getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+            == null) {
+      return "";
+    }
+    List<NodeSelectorTerm> terms =
+        spec.getAffinity()
+            .getNodeAffinity()
+            .getRequiredDuringSchedulingIgnoredDuringExecution()
+            .getNodeSelectorTerms();
+    for (NodeSelectorTerm term : terms == null ? List.<NodeSelectorTerm>of() : terms) {
+      for (NodeSelectorRequirement req :
+          term == null || term.getMatchFields() == null
+              ? List.<NodeSelectorRequirement>of()
+              : term.getMatchFields()) {
+        if (req != null && NODE_NAME_FIELD.equals(req.getKey()) && "In".equals(req.getOperator())) {
+          List<String> values = req.getValues();
+          return values != null && values.size() == 1 ? values.get(0) : "";
+        }
+      }
+    }
+    return "";
+  }
+
+  /** The owner with {@code controller: true}, else the only owner, else null. */
+  static OwnerRef controller(List<OwnerReference> refs) {
+    if (refs == null || refs.isEmpty()) {
+      return null;
+    }
+    for (OwnerReference ref : refs) {
+      if (ref != null && Boolean.TRUE.equals(ref.getController())) {
+        return new OwnerRef(ref.getKind(), ref.getName(), ref.getUid());
+      }
+    }
+    OwnerReference only = refs.size() == 1 ? refs.get(0) : null;
+    return only == null ? null : new OwnerRef(only.getKind(), only.getName(), only.getUid());
+  }
+
+  private static String revisionHash(ObjectMeta meta, OwnerRef owner) {
+    Map<String, String> labels = meta.getLabels();
+    if (labels != null && labels.get(REVISION_HASH_LABEL) != null) {
+      return labels.get(REVISION_HASH_LABEL);
+    }
+    String name = meta.getName();
+    if (owner != null && owner.name() != null && name.startsWith(owner.name() + "-")) {
+      return name.substring(owner.name().length() + 1);
+    }
+    int dash = name.lastIndexOf('-');
+    return dash < 0 ? name : name.substring(dash + 1);
+  }
+
+  private static PodView.Condition podCondition(PodCondition c, String what) {
+    return new PodView.Condition(
+        c.getType(),
+        c.getStatus(),
+        c.getReason(),
+        c.getMessage(),
+        instant(c.getLastTransitionTime(), what, "status.conditions[].lastTransitionTime"));
+  }
+
+  private static PodView.ContainerStatus containerStatus(
+      io.fabric8.kubernetes.api.model.ContainerStatus s) {
+    ContainerState state = Optional.ofNullable(s.getState()).orElseGet(ContainerState::new);
+    var waiting = state.getWaiting();
+    var terminated = state.getTerminated();
+    return new PodView.ContainerStatus(
+        s.getName(),
+        s.getImage(),
+        Boolean.TRUE.equals(s.getReady()),
+        orZero(s.getRestartCount()),
+        waiting == null ? null : waiting.getReason(),
+        waiting == null ? null : waiting.getMessage(),
+        state.getRunning() != null,
+        terminated == null ? null : terminated.getReason(),
+        terminated == null ? null : terminated.getExitCode(),
+        terminated == null ? null : terminated.getMessage());
+  }
+
+  /** Parses an API timestamp (RFC 3339, optionally with fractions); null stays null. */
+  static Instant instant(String text, String what, String field) {
+    if (text == null || text.isBlank()) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.parse(text.trim()).toInstant();
+    } catch (DateTimeParseException e) {
+      throw InvalidObjectException.field(
+          what, field, "\"" + text + "\" is not an RFC 3339 time like 2026-12-02T16:00:00Z");
+    }
+  }
+
+  static <T, R> List<R> map(List<T> items, Function<T, R> f) {
+    if (items == null) {
+      return List.of();
+    }
+    return items.stream().filter(Objects::nonNull).map(f).toList();
+  }
+
+  private static int orZero(Integer n) {
+    return n == null ? 0 : n;
+  }
+}

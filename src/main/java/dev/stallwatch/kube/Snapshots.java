@@ -1,0 +1,111 @@
+package dev.stallwatch.kube;
+
+import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.rollout.PodView;
+import dev.stallwatch.rollout.RevisionView;
+import dev.stallwatch.rollout.RolloutSnapshot;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Builds the analyzer's snapshots from fabric8 objects: one DaemonSet with the pods and revisions
+ * of its namespace and every node. Ownership is decided by the analyzer.
+ */
+public final class Snapshots {
+
+  private Snapshots() {}
+
+  /**
+   * The snapshot of one DaemonSet.
+   *
+   * @throws InvalidObjectException when any of the objects cannot be read
+   */
+  public static RolloutSnapshot of(
+      DaemonSet ds,
+      Collection<Pod> pods,
+      Collection<Node> nodes,
+      Collection<ControllerRevision> revisions) {
+    DaemonSetView view = KubeViews.daemonSet(ds);
+    return new RolloutSnapshot(
+        view,
+        inNamespace(pods, view.namespace()).stream().map(KubeViews::pod).toList(),
+        nodes.stream().filter(Objects::nonNull).map(KubeViews::node).toList(),
+        inNamespace(revisions, view.namespace()).stream().map(KubeViews::revision).toList());
+  }
+
+  /**
+   * One snapshot per DaemonSet of a dump. An object that cannot be read is left out and reported in
+   * {@link Grouped#errors()} (prefixed with where it came from); the others are still grouped.
+   */
+  public static Grouped group(Dump dump) {
+    List<String> errors = new ArrayList<>();
+    List<Namespaced<PodView>> pods = views(dump.pods(), KubeViews::pod, errors);
+    List<Namespaced<NodeView>> nodes = views(dump.nodes(), KubeViews::node, errors);
+    List<Namespaced<RevisionView>> revisions = views(dump.revisions(), KubeViews::revision, errors);
+    List<NodeView> allNodes = nodes.stream().map(Namespaced::view).toList();
+    List<RolloutSnapshot> snapshots = new ArrayList<>();
+    for (Dump.Entry<DaemonSet> entry : dump.daemonSets()) {
+      DaemonSetView ds;
+      try {
+        ds = KubeViews.daemonSet(entry.object());
+      } catch (InvalidObjectException e) {
+        errors.add(entry.origin() + ": " + e.getMessage());
+        continue;
+      }
+      snapshots.add(
+          new RolloutSnapshot(
+              ds,
+              inNamespace(pods, ds.namespace()),
+              allNodes,
+              inNamespace(revisions, ds.namespace())));
+    }
+    return new Grouped(snapshots, errors);
+  }
+
+  /** The snapshots of a dump and the errors of the objects left out. */
+  public record Grouped(List<RolloutSnapshot> snapshots, List<String> errors) {
+    public Grouped {
+      snapshots = List.copyOf(snapshots);
+      errors = List.copyOf(errors);
+    }
+  }
+
+  /** A view with the namespace of the object it came from (views of revisions carry none). */
+  private record Namespaced<V>(String namespace, V view) {}
+
+  private static <V> List<V> inNamespace(List<Namespaced<V>> views, String ns) {
+    return views.stream().filter(v -> v.namespace().equals(ns)).map(Namespaced::view).toList();
+  }
+
+  private static <T extends HasMetadata, V> List<Namespaced<V>> views(
+      List<Dump.Entry<T>> entries, Function<T, V> view, List<String> errors) {
+    List<Namespaced<V>> out = new ArrayList<>();
+    for (Dump.Entry<T> entry : entries) {
+      try {
+        V v = view.apply(entry.object());
+        out.add(
+            new Namespaced<>(Objects.toString(entry.object().getMetadata().getNamespace(), ""), v));
+      } catch (InvalidObjectException e) {
+        errors.add(entry.origin() + ": " + e.getMessage());
+      }
+    }
+    return out;
+  }
+
+  private static <T extends HasMetadata> List<T> inNamespace(Collection<T> objects, String ns) {
+    return objects.stream()
+        .filter(Objects::nonNull)
+        .filter(o -> o.getMetadata() != null)
+        .filter(o -> ns.equals(Objects.toString(o.getMetadata().getNamespace(), "")))
+        .toList();
+  }
+}

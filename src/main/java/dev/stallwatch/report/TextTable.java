@@ -1,0 +1,148 @@
+package dev.stallwatch.report;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A left-aligned text table that fits a width: it first narrows the gaps between columns (kubectl's
+ * three spaces, then two, then one), then shortens the columns marked shrinkable, widest first,
+ * with an ellipsis. The last column is not padded.
+ */
+final class TextTable {
+
+  static final String ELLIPSIS = "…";
+
+  /** Where a too-long cell loses characters: its end, or its start (image references). */
+  enum Cut {
+    END,
+    START
+  }
+
+  private record Column(String header, int minWidth, Cut cut) {}
+
+  private final List<Column> columns = new ArrayList<>();
+  private final List<List<String>> rows = new ArrayList<>();
+  private final List<String> notes = new ArrayList<>();
+
+  /** A column that is never shortened. */
+  TextTable column(String header) {
+    columns.add(new Column(header, Integer.MAX_VALUE, Cut.END));
+    return this;
+  }
+
+  /** A column that may be shortened down to {@code minWidth}. */
+  TextTable shrinkable(String header, int minWidth, Cut cut) {
+    columns.add(new Column(header, minWidth, cut));
+    return this;
+  }
+
+  TextTable row(String... cells) {
+    List<String> row = new ArrayList<>();
+    for (String cell : cells) {
+      row.add(cell == null || cell.isEmpty() ? "-" : cell.replaceAll("\\s+", " "));
+    }
+    rows.add(row);
+    notes.add(null);
+    return this;
+  }
+
+  /**
+   * A free line printed under the last row (a message), indented by {@code indent} more than the
+   * table and cut to the width.
+   */
+  TextTable note(String extraIndent, String line) {
+    return note(extraIndent + line.strip());
+  }
+
+  private TextTable note(String line) {
+    notes.set(notes.size() - 1, line);
+    return this;
+  }
+
+  /** The table's lines, each prefixed with {@code indent} and at most {@code width} long. */
+  List<String> render(String indent, int width) {
+    int n = columns.size();
+    int[] widths = new int[n];
+    for (int c = 0; c < n; c++) {
+      widths[c] = columns.get(c).header().length();
+      for (List<String> row : rows) {
+        widths[c] = Math.max(widths[c], row.get(c).length());
+      }
+    }
+    int available = width - indent.length();
+    int gap = 3;
+    while (gap > 1 && total(widths, gap) > available) {
+      gap--;
+    }
+    shrink(widths, total(widths, gap) - available);
+    List<String> lines = new ArrayList<>();
+    lines.add(indent + line(headerCells(), widths, gap));
+    for (int r = 0; r < rows.size(); r++) {
+      lines.add(indent + line(rows.get(r), widths, gap));
+      if (notes.get(r) != null) {
+        String note = notes.get(r);
+        int lead = note.length() - note.stripLeading().length();
+        lines.add(
+            cut(
+                indent + note.substring(0, lead) + note.strip().replaceAll("\\s+", " "),
+                width,
+                Cut.END));
+      }
+    }
+    return lines;
+  }
+
+  private List<String> headerCells() {
+    return columns.stream().map(Column::header).toList();
+  }
+
+  private void shrink(int[] widths, int excess) {
+    while (excess > 0) {
+      int widest = -1;
+      for (int c = 0; c < widths.length; c++) {
+        boolean canShrink = widths[c] > columns.get(c).minWidth();
+        if (canShrink && (widest < 0 || widths[c] > widths[widest])) {
+          widest = c;
+        }
+      }
+      if (widest < 0) {
+        return; // nothing left to shorten; the caller's minimum widths win over the limit
+      }
+      widths[widest]--;
+      excess--;
+    }
+  }
+
+  private String line(List<String> cells, int[] widths, int gap) {
+    StringBuilder out = new StringBuilder();
+    for (int c = 0; c < cells.size(); c++) {
+      String cell = cut(cells.get(c), widths[c], columns.get(c).cut());
+      out.append(cell);
+      if (c < cells.size() - 1) {
+        out.append(" ".repeat(widths[c] - cell.length() + gap));
+      }
+    }
+    return out.toString();
+  }
+
+  private static int total(int[] widths, int gap) {
+    int sum = 0;
+    for (int w : widths) {
+      sum += w;
+    }
+    return sum + gap * (widths.length - 1);
+  }
+
+  /** {@code text} shortened to {@code width} characters, an ellipsis marking the cut. */
+  static String cut(String text, int width, Cut where) {
+    if (text.length() <= width) {
+      return text;
+    }
+    if (width <= 1) {
+      return ELLIPSIS.substring(0, width);
+    }
+    return where == Cut.END
+        ? text.substring(0, width - 1) + ELLIPSIS
+        : ELLIPSIS + text.substring(text.length() - width + 1);
+  }
+}
