@@ -32,7 +32,8 @@ public final class ExitCodes {
       err.println("error: unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
     }
     err.flush();
-    return forException(ex);
+    // A command may declare another code for bad input (wait uses 3, keeping 2 for its timeout).
+    return ex instanceof AccessException ? ACCESS : cli.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   static int handleParameterException(CommandLine.ParameterException ex, String[] args) {
@@ -43,7 +44,7 @@ public final class ExitCodes {
       err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for usage.");
     }
     err.flush();
-    return USAGE;
+    return cli.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   /** A problem with what the user gave us (a flag, a file, an object in it). */

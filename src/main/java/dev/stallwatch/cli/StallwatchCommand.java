@@ -15,7 +15,13 @@ import picocli.CommandLine.Command;
       "Finds the node a DaemonSet rollout stopped on, says why, "
           + "and shows which nodes run which spec."
     },
-    subcommands = {CommandLine.HelpCommand.class, DiagnoseCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      DiagnoseCommand.class,
+      StatusCommand.class,
+      WaitCommand.class,
+      UndoCommand.class
+    })
 public final class StallwatchCommand implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

@@ -202,7 +202,10 @@ public final class DaemonSetFixture {
         .build();
   }
 
-  /** A Running, Ready pod of revision {@code n} on {@code node}, created at {@code created}. */
+  /**
+   * A Running, Ready pod of revision {@code n} on {@code node}; {@code created} dates its
+   * conditions and container start (the server sets creationTimestamp).
+   */
   public Pod readyPod(String node, int n, Instant created) {
     return pod(
         node,
@@ -277,6 +280,8 @@ public final class DaemonSetFixture {
             .withContainerStatuses(List.of(status))
             .endStatus()
             .build();
+    // The mock server stamps creationTimestamp itself (on create, and keeps it on update), so
+    // pod ages start now: tests use a short --stall-after instead of backdating.
     return client.pods().inNamespace(namespace).resource(pod).createOr(p -> p.update());
   }
 }
