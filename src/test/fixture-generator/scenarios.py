@@ -1,0 +1,714 @@
+#!/usr/bin/env python3
+"""Writes the analyzer's scenario fixtures: src/test/resources/scenarios/<name>.yaml.
+
+Each fixture holds a story, the evaluation instant, stall-after, the objects exactly as
+`kubectl get daemonsets,pods,nodes,controllerrevisions -A -o yaml` prints them, and the verdict
+we expect (only the keys given are checked). Run from the repository root:
+
+    python3 src/test/fixture-generator/scenarios.py
+"""
+import copy
+import os
+import sys
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(__file__))
+from objects import (DaemonSet, Revision, at, container, node, pod, status_of, template)  # noqa: E402
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "resources", "scenarios")
+SCENARIOS = {}
+
+GPU_NS = "gpu-operator"
+TOOLKIT = "nvidia-container-toolkit"
+OLD_IMAGE = "nvcr.io/nvidia/k8s/container-toolkit:v1.14.6-ubuntu20.04"
+NEW_IMAGE = "nvcr.io/nvidia/k8s/container-toolkit:v1.15.0-ubuntu20.04"
+BAD_IMAGE = "nvcr.io/nvidia/k8s/container-toolkit:v1.15.0-ubuntu2004"
+GPU_LABELS = {"nvidia.com/gpu.present": "true"}
+GPU_TAINT = {"effect": "NoSchedule", "key": "nvidia.com/gpu", "value": "present"}
+GPU_TOLERATION = {"effect": "NoSchedule", "key": "nvidia.com/gpu", "operator": "Exists"}
+
+
+def scenario(fn):
+    SCENARIOS[fn.__name__.replace("_", "-")] = fn
+    return fn
+
+
+def gpu_nodes(n=3, **overrides):
+    return [node(f"gpu-node-{i}", labels=GPU_LABELS, taints=[GPU_TAINT],
+                 allocatable={"nvidia.com/gpu": "1"}, **overrides.get(i, {}))
+            for i in range(1, n + 1)]
+
+
+def toolkit_template(image, **kw):
+    kw.setdefault("node_selector", GPU_LABELS)
+    kw.setdefault("tolerations", [GPU_TOLERATION])
+    return template({"app": TOOLKIT}, [container("toolkit", image)], **kw)
+
+
+def toolkit_rollout(new_image=BAD_IMAGE, new_template=None, **ds_kw):
+    """The seed's DaemonSet: revision 1 long ago, revision 2 (the update) 12 minutes ago."""
+    old_t = toolkit_template(OLD_IMAGE)
+    new_t = new_template or toolkit_template(new_image)
+    ds = DaemonSet(TOOLKIT, GPU_NS, new_t, generation=2, **ds_kw)
+    r1 = Revision(ds, old_t, 1, -60 * 24 * 20)
+    r2 = Revision(ds, new_t, 2, -12)
+    return ds, r1, r2
+
+
+def old_pod(ds, r1, node_name, **kw):
+    return pod(ds, r1, node_name, -60 * 24 * 20, "ready", **kw)
+
+
+def doc(story, now, objects, expect, stall_after="5m"):
+    return {"story": story, "now": at(now), "stallAfter": stall_after,
+            "objects": {"apiVersion": "v1", "kind": "List", "items": objects,
+                        "metadata": {"resourceVersion": ""}},
+            "expect": expect}
+
+
+def counts(desired, current, ready, up, available, misscheduled=0):
+    return {"desired": desired, "current": current, "ready": ready, "upToDate": up,
+            "available": available, "unavailable": desired - available,
+            "misscheduled": misscheduled}
+
+
+def rev(r):
+    return {"hash": r.hash, "revision": r.number}
+
+
+# ---------------------------------------------------------------- the seed and every cause
+
+
+@scenario
+def seed_image_pull():
+    ds, r1, r2 = toolkit_rollout()
+    pods = [pod(ds, r2, "gpu-node-1", -12, "imagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The seed: three GPU nodes, a new toolkit tag that cannot be pulled. gpu-node-1 lost "
+               "its old pod 12 minutes ago and its new pod waits in ImagePullBackOff; READY 2/3.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "namespace": GPU_NS, "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
+                   "reason": "ImagePullBackOff", "stalledNodes": ["gpu-node-1"],
+                   "stalledSince": at(-12), "counts": counts(3, 3, 2, 1, 2),
+                   "reported": counts(3, 3, 2, 1, 2),
+                   "oldRevision": dict(rev(r1), images=[OLD_IMAGE]),
+                   "newRevision": dict(rev(r2), images=[BAD_IMAGE]),
+                   "maxUnavailable": 1, "maxSurge": 0,
+                   "nodes": {
+                       "gpu-node-1": {"revision": "none", "standing": "stuck", "cause": "ImagePull",
+                                      "state": "ImagePullBackOff", "since": at(-12)},
+                       "gpu-node-2": {"revision": "old", "standing": "waiting", "cause": None,
+                                      "state": "Running"},
+                       "gpu-node-3": {"revision": "old", "standing": "waiting", "state": "Running"}}}]})
+
+
+@scenario
+def image_pull_not_yet_stalled():
+    ds, r1, r2 = toolkit_rollout()
+    r2.created = -3
+    pods = [pod(ds, r2, "gpu-node-1", -3, "errimagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("Same image problem, only 3 minutes old: the rollout is still Progressing and the "
+               "node is updating, with its cause already known.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "cause": None, "reason": "Updating",
+                   "stalledNodes": [], "stalledSince": None,
+                   "nextCheck": at(2),
+                   "nodes": {"gpu-node-1": {"standing": "updating", "cause": "ImagePull",
+                                            "reason": "ErrImagePull", "state": "ErrImagePull",
+                                            "since": at(-3)}}}]})
+
+
+@scenario
+def insufficient_gpu():
+    new_t = toolkit_template(NEW_IMAGE)
+    new_t["spec"]["containers"][0]["resources"] = {"limits": {"nvidia.com/gpu": "2"},
+                                                   "requests": {"cpu": "100m", "nvidia.com/gpu": "2"}}
+    ds, r1, r2 = toolkit_rollout(new_template=new_t)
+    msg = ("0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match Pod's "
+           "node affinity/selector. preemption: 0/3 nodes are available: 1 No preemption victims "
+           "found for incoming pod, 2 Preemption is not helpful for scheduling.")
+    pods = [pod(ds, r2, "gpu-node-1", -9, "unschedulable", message=msg),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The new spec asks for two GPUs on nodes that have one: the new pod stays Pending, "
+               "PodScheduled=False Unschedulable, 'Insufficient nvidia.com/gpu'.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
+                   "reason": "Unschedulable", "stalledNodes": ["gpu-node-1"],
+                   "stalledSince": at(-9), "counts": counts(3, 3, 2, 1, 2),
+                   "nodes": {"gpu-node-1": {"revision": "none", "state": "Pending",
+                                            "cause": "InsufficientResources", "pod": pods[0]["metadata"]["name"]}}}]})
+
+
+@scenario
+def kubelet_out_of_cpu():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, "gpu-node-1", -7, "outof"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The kubelet rejects the new pod at admission: phase Failed, reason OutOfcpu.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
+                   "reason": "OutOfcpu", "stalledNodes": ["gpu-node-1"],
+                   "nodes": {"gpu-node-1": {"state": "OutOfcpu", "revision": "none"}}}]})
+
+
+@scenario
+def host_port_conflict():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    msg = ("0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, "
+           "2 node(s) didn't match Pod's node affinity/selector.")
+    pods = [pod(ds, r2, "gpu-node-1", -30, "unschedulable", message=msg),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The scheduler rejects the new pod for a host port conflict: Unschedulable, not a "
+               "resource shortage.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "Unschedulable",
+                   "reason": "Unschedulable", "stalledNodes": ["gpu-node-1"]}]})
+
+
+@scenario
+def crash_loop():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, "gpu-node-1", -15, "crash", restarts=7),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The new toolkit starts and exits 1, over and over: CrashLoopBackOff.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "CrashLoop",
+                   "reason": "CrashLoopBackOff", "stalledNodes": ["gpu-node-1"],
+                   "nodes": {"gpu-node-1": {"state": "CrashLoopBackOff", "revision": "none"}}}]})
+
+
+@scenario
+def config_error():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, "gpu-node-1", -15, "createconfig"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The new pod refers to a ConfigMap that does not exist: CreateContainerConfigError "
+               "counts as a crash-loop-class failure.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "CrashLoop",
+                   "reason": "CreateContainerConfigError"}]})
+
+
+@scenario
+def readiness_never():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, "gpu-node-1", -20, "notready"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The new pod runs but its readiness probe never passes.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady",
+                   "reason": "ContainersNotReady", "stalledNodes": ["gpu-node-1"],
+                   "counts": counts(3, 3, 2, 1, 2),
+                   "nodes": {"gpu-node-1": {"state": "Running", "revision": "none"}}}]})
+
+
+@scenario
+def init_waiting_on_driver():
+    init = [container("wait-for-driver", "nvcr.io/nvidia/cuda:12.3.1-base-ubi8")]
+    new_t = toolkit_template(NEW_IMAGE, init_containers=init)
+    ds, r1, r2 = toolkit_rollout(new_template=new_t)
+    pods = [pod(ds, r2, "gpu-node-1", -25, "init-waiting"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("An init container waits for a GPU driver that never appears: Init:0/1.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady",
+                   "stalledNodes": ["gpu-node-1"],
+                   "nodes": {"gpu-node-1": {"state": "Init:0/1", "cause": "NotReady"}}}]})
+
+
+@scenario
+def toleration_dropped():
+    new_t = toolkit_template(NEW_IMAGE, tolerations=None)
+    new_t["spec"].pop("tolerations", None)
+    ds, r1, r2 = toolkit_rollout(new_template=new_t)
+    nodes = [node("gpu-node-1", labels=GPU_LABELS), node("gpu-node-2", labels=GPU_LABELS),
+             node("gpu-node-3", labels=GPU_LABELS, taints=[GPU_TAINT])]
+    pods = [pod(ds, r2, "gpu-node-1", -11, "ready"), pod(ds, r2, "gpu-node-2", -10, "ready"),
+            old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(2, 2, 2, 2, 2, misscheduled=1, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The new spec forgot the nvidia.com/gpu toleration. gpu-node-3 carries the taint, so "
+               "the controller drops it: DESIRED shrinks to 2 and the rollout looks complete, while "
+               "gpu-node-3 keeps the old pod (NoSchedule lets it stay) — misscheduled.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeExcluded",
+                   "reason": "TaintNotTolerated", "stalledNodes": ["gpu-node-3"],
+                   "stalledSince": at(-12), "counts": counts(2, 2, 2, 2, 2, misscheduled=1),
+                   "nodes": {"gpu-node-1": {"revision": "new", "standing": "updated"},
+                             "gpu-node-3": {"revision": "old", "standing": "excluded",
+                                            "cause": "NodeExcluded", "state": "Running"}}}]})
+
+
+@scenario
+def node_selector_narrowed():
+    new_t = toolkit_template(NEW_IMAGE, node_selector={"nvidia.com/gpu.present": "true",
+                                                        "nvidia.com/gpu.product": "H100"})
+    ds, r1, r2 = toolkit_rollout(new_template=new_t)
+    nodes = [node("gpu-node-1", labels=dict(GPU_LABELS, **{"nvidia.com/gpu.product": "H100"})),
+             node("gpu-node-2", labels=dict(GPU_LABELS, **{"nvidia.com/gpu.product": "H100"})),
+             node("gpu-node-3", labels=dict(GPU_LABELS, **{"nvidia.com/gpu.product": "A100"}))]
+    pods = [pod(ds, r2, "gpu-node-1", -11, "ready"), pod(ds, r2, "gpu-node-2", -10, "ready")]
+    objs = [ds.obj(status_of(2, 2, 2, 2, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The new nodeSelector asks for H100; gpu-node-3 has an A100. The controller deletes "
+               "its pod and DESIRED drops to 2: kubectl shows 2/2, a 'complete' rollout with one "
+               "node silently running nothing.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeExcluded",
+                   "reason": "NodeSelectorMismatch", "stalledNodes": ["gpu-node-3"],
+                   "counts": counts(2, 2, 2, 2, 2),
+                   "nodes": {"gpu-node-3": {"revision": "none", "standing": "excluded",
+                                            "pod": None, "state": "-"}}}]})
+
+
+@scenario
+def node_exclusion_allowed():
+    new_t = toolkit_template(NEW_IMAGE, node_selector={"nvidia.com/gpu.present": "true",
+                                                        "nvidia.com/gpu.product": "H100"})
+    ds, r1, r2 = toolkit_rollout(new_template=new_t,
+                                 annotations={"stallwatch.dev/allow-node-exclusion": "true"})
+    nodes = [node("gpu-node-1", labels=dict(GPU_LABELS, **{"nvidia.com/gpu.product": "H100"})),
+             node("gpu-node-2", labels=dict(GPU_LABELS, **{"nvidia.com/gpu.product": "H100"})),
+             node("gpu-node-3", labels=dict(GPU_LABELS, **{"nvidia.com/gpu.product": "A100"}))]
+    pods = [pod(ds, r2, "gpu-node-1", -11, "ready"), pod(ds, r2, "gpu-node-2", -10, "ready")]
+    objs = [ds.obj(status_of(2, 2, 2, 2, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The same narrowing, declared deliberate with stallwatch.dev/allow-node-exclusion: "
+               "the excluded node is listed but the rollout is Complete.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "cause": None, "stalledNodes": [],
+                   "nodes": {"gpu-node-3": {"standing": "excluded", "cause": "NodeExcluded"}}}]})
+
+
+@scenario
+def affinity_excludes_node():
+    aff = {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+        {"matchExpressions": [{"key": "node.kubernetes.io/instance-type", "operator": "NotIn",
+                               "values": ["p3.2xlarge"]}]}]}}}
+    new_t = toolkit_template(NEW_IMAGE, affinity=aff)
+    ds, r1, r2 = toolkit_rollout(new_template=new_t)
+    nodes = gpu_nodes()
+    nodes[2]["metadata"]["labels"]["node.kubernetes.io/instance-type"] = "p3.2xlarge"
+    pods = [pod(ds, r2, "gpu-node-1", -11, "ready"), pod(ds, r2, "gpu-node-2", -10, "ready")]
+    objs = [ds.obj(status_of(2, 2, 2, 2, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("Required node affinity (NotIn an instance type) drops gpu-node-3.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeExcluded",
+                   "reason": "NodeAffinityMismatch", "stalledNodes": ["gpu-node-3"]}]})
+
+
+@scenario
+def node_unreachable():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    unreachable = [{"effect": "NoSchedule", "key": "node.kubernetes.io/unreachable",
+                    "timeAdded": at(-20)},
+                   {"effect": "NoExecute", "key": "node.kubernetes.io/unreachable",
+                    "timeAdded": at(-15)}]
+    nodes = gpu_nodes()
+    nodes[1] = node("gpu-node-2", labels=GPU_LABELS, taints=[GPU_TAINT] + unreachable,
+                    ready="Unknown", allocatable={"nvidia.com/gpu": "1"})
+    stuck = old_pod(ds, r1, "gpu-node-2", deletion=-10)
+    stuck["status"]["conditions"] = [c if c["type"] != "Ready" else dict(c, status="False")
+                                     for c in stuck["status"]["conditions"]]
+    pods = [pod(ds, r2, "gpu-node-1", -12, "ready"), stuck, old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(2, 2, 2, 1, 2, misscheduled=1, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("gpu-node-2 stopped posting status. The controller deleted its old pod, which can "
+               "never finish terminating there; the node fell out of DESIRED but its terminating "
+               "pod still uses the one unavailable slot, so gpu-node-3 never gets its turn.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "reason": "NodeStatusUnknown", "stalledNodes": ["gpu-node-2"],
+                   "counts": counts(2, 2, 2, 1, 2, misscheduled=1),
+                   "nodes": {"gpu-node-2": {"state": "Terminating", "revision": "none",
+                                            "standing": "stuck"},
+                             "gpu-node-1": {"revision": "new", "standing": "updated"},
+                             "gpu-node-3": {"revision": "old", "standing": "waiting"}}}]})
+
+
+@scenario
+def stuck_terminating_on_ready_node():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    stuck = old_pod(ds, r1, "gpu-node-1", deletion=-9)
+    pods = [stuck, old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 0, 3, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The old pod on gpu-node-1 hangs in Terminating (a finalizer, a stuck volume) on a "
+               "healthy node: the new pod is never created.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "reason": "Terminating", "stalledNodes": ["gpu-node-1"],
+                   "counts": counts(3, 3, 3, 0, 3),
+                   "nodes": {"gpu-node-1": {"state": "Terminating", "revision": "none"}}}]})
+
+
+@scenario
+def max_surge_without_room():
+    strategy = {"rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}, "type": "RollingUpdate"}
+    new_t = toolkit_template(NEW_IMAGE)
+    new_t["spec"]["containers"][0]["resources"] = {"requests": {"cpu": "12", "memory": "128Mi"}}
+    ds, r1, r2 = toolkit_rollout(new_template=new_t, strategy=strategy)
+    msg = ("0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node "
+           "affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful "
+           "for scheduling.")
+    pods = [old_pod(ds, r1, "gpu-node-1"), pod(ds, r2, "gpu-node-1", -8, "unschedulable", message=msg),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 0, 3, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("maxSurge 1 / maxUnavailable 0: the surge pod cannot fit beside the old one. The "
+               "node still runs the old spec, yet it holds the rollout back.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
+                   "stalledNodes": ["gpu-node-1"], "maxUnavailable": 0, "maxSurge": 1,
+                   "counts": counts(3, 3, 3, 0, 3),
+                   "nodes": {"gpu-node-1": {"revision": "old", "standing": "stuck",
+                                            "state": "Pending"}}}]})
+
+
+@scenario
+def unknown_cause():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, "gpu-node-1", -14, "creating"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The new pod has sat in ContainerCreating for 14 minutes (a volume that never "
+               "mounts); none of the known causes applies.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "Unknown",
+                   "reason": "ContainerCreating", "stalledNodes": ["gpu-node-1"]}]})
+
+
+# ---------------------------------------------------------------- phases and edge cases
+
+
+@scenario
+def healthy_complete():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
+    objs = [ds.obj(status_of(3, 3, 3, 3, 3, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("A healthy rollout that finished: every node runs an available new pod.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "cause": None, "reason": "RolloutComplete",
+                   "counts": counts(3, 3, 3, 3, 3),
+                   "oldRevision": rev(r1), "newRevision": rev(r2),
+                   "nodes": {"gpu-node-2": {"revision": "new", "standing": "updated"}}}]})
+
+
+@scenario
+def progressing_within_budget():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, "gpu-node-1", -2, "ready"), pod(ds, r2, "gpu-node-2", -1, "creating"),
+            old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 2, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("A rollout in motion: one node done, one creating its pod, one waiting its turn.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "reason": "Updating",
+                   "nodes": {"gpu-node-1": {"standing": "updated"},
+                             "gpu-node-2": {"standing": "updating", "state": "ContainerCreating"},
+                             "gpu-node-3": {"standing": "waiting", "revision": "old"}}}]})
+
+
+@scenario
+def generation_not_observed():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    ds.generation = 3
+    ds.template_generation = 3
+    pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
+    objs = [ds.obj(status_of(3, 3, 3, 3, 3, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The DaemonSet was just edited (generation 3) and the controller has not observed "
+               "it yet: never Complete while observedGeneration < generation.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "reason": "GenerationNotObserved"}]})
+
+
+@scenario
+def daemonset_without_status():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    objs = [ds.obj(None)] + gpu_nodes() + [r1.obj(), r2.obj()]
+    r2.created = -1
+    objs[-1] = r2.obj()
+    return doc("A DaemonSet the controller has not reported on yet: no status, no pods.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "reason": "StatusNotReported",
+                   "reported": None, "counts": counts(3, 0, 0, 0, 0)}]})
+
+
+@scenario
+def on_delete_strategy():
+    ds, r1, r2 = toolkit_rollout(BAD_IMAGE, strategy={"type": "OnDelete"})
+    pods = [pod(ds, r2, "gpu-node-1", -30, "imagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("updateStrategy OnDelete: pods change only when someone deletes them. Never "
+               "reported as stalled, even with a broken new pod.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "OnDelete", "cause": None, "stalledNodes": [],
+                   "counts": counts(3, 3, 2, 1, 2)}]})
+
+
+@scenario
+def without_controller_revisions():
+    ds, r1, r2 = toolkit_rollout()
+    pods = [pod(ds, r2, "gpu-node-1", -12, "imagepull", labels_mode="generation"),
+            old_pod(ds, r1, "gpu-node-2", labels_mode="generation"),
+            old_pod(ds, r1, "gpu-node-3", labels_mode="generation")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes()
+    return doc("A dump without ControllerRevisions: pods are matched by pod-template-generation "
+               "against the DaemonSet's template-generation annotation. The stall dates from the "
+               "new pod's creation.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
+                   "stalledNodes": ["gpu-node-1"], "stalledSince": at(-12),
+                   "counts": counts(3, 3, 2, 1, 2),
+                   "newRevision": {"revision": None, "images": [BAD_IMAGE]},
+                   "oldRevision": {"revision": None, "images": [OLD_IMAGE]}}]})
+
+
+@scenario
+def pods_without_revision_labels():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [old_pod(ds, r1, f"gpu-node-{i}", labels_mode="none") for i in (1, 2, 3)]
+    objs = [ds.obj(status_of(3, 3, 3, 0, 3, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("Pods that carry neither controller-revision-hash nor pod-template-generation (made "
+               "by hand or by an old controller) count as old: the rollout has not reached them.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "counts": counts(3, 3, 3, 0, 3),
+                   "nodes": {"gpu-node-1": {"revision": "old", "standing": "waiting"}}}]})
+
+
+@scenario
+def foreign_pods_ignored():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
+    rs_owner = [{"apiVersion": "apps/v1", "blockOwnerDeletion": True, "controller": True,
+                 "kind": "ReplicaSet", "name": "toolkit-validator-6d4b9c", "uid": "0000-rs"}]
+    foreign = [pod(ds, r2, "gpu-node-1", -5, "imagepull", owner=rs_owner, name="toolkit-validator-6d4b9c-abcde"),
+               pod(ds, r2, "gpu-node-2", -5, "crash", owner=[], name="bare-pod")]
+    objs = [ds.obj(status_of(3, 3, 3, 3, 3, observed=2))] + pods + foreign + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("Pods with the DaemonSet's labels but another owner (a ReplicaSet, none) are not "
+               "its pods and change nothing.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "counts": counts(3, 3, 3, 3, 3)}]})
+
+
+@scenario
+def two_namespaces_same_name():
+    ds_a, r1a, r2a = toolkit_rollout()
+    ds_b = DaemonSet(TOOLKIT, "gpu-staging", toolkit_template(NEW_IMAGE), generation=2)
+    r1b = Revision(ds_b, toolkit_template(OLD_IMAGE), 1, -60 * 24)
+    r2b = Revision(ds_b, toolkit_template(NEW_IMAGE), 2, -60)
+    pods = [pod(ds_a, r2a, "gpu-node-1", -12, "imagepull"),
+            old_pod(ds_a, r1a, "gpu-node-2"), old_pod(ds_a, r1a, "gpu-node-3")]
+    pods += [pod(ds_b, r2b, f"gpu-node-{i}", -50 + i, "ready") for i in (1, 2, 3)]
+    objs = ([ds_a.obj(status_of(3, 3, 2, 1, 2, observed=2)), ds_b.obj(status_of(3, 3, 3, 3, 3, observed=2))]
+            + pods + gpu_nodes() + [r1a.obj(), r2a.obj(), r1b.obj(), r2b.obj()])
+    return doc("Two DaemonSets with the same name in two namespaces: each sees only its own pods "
+               "and revisions (by owner uid).",
+               0, objs, {"exitCode": 1, "daemonSets": [
+                   {"namespace": GPU_NS, "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
+                    "counts": counts(3, 3, 2, 1, 2), "newRevision": rev(r2a)},
+                   {"namespace": "gpu-staging", "name": TOOLKIT, "phase": "Complete",
+                    "counts": counts(3, 3, 3, 3, 3), "newRevision": rev(r2b)}]})
+
+
+@scenario
+def min_ready_seconds_not_reached():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE, min_ready_seconds=600)
+    pods = [pod(ds, r2, "gpu-node-1", -4, "ready", ready_since=-3),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("minReadySeconds 600: the new pod has been Ready for 3 minutes, so it is ready but "
+               "not yet available; the rollout waits, and the next check is when stall-after "
+               "runs out.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "counts": counts(3, 3, 3, 1, 2),
+                   "nextCheck": at(1),
+                   "nodes": {"gpu-node-1": {"revision": "new", "standing": "updating",
+                                            "cause": "NotReady", "reason": "MinReadySeconds"}}}]})
+
+
+@scenario
+def min_ready_seconds_stalls():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE, min_ready_seconds=3600)
+    pods = [pod(ds, r2, "gpu-node-1", -12, "ready", ready_since=-11),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("minReadySeconds of an hour holds the node back past stall-after: Stalled, NotReady "
+               "(reason MinReadySeconds) — usually a misconfiguration worth a look.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady",
+                   "reason": "MinReadySeconds", "counts": counts(3, 3, 3, 1, 2)}]})
+
+
+@scenario
+def rolled_back():
+    ds, r1, r2 = toolkit_rollout()
+    ds.template = r1.template
+    ds.generation = 3
+    ds.template_generation = 3
+    r1.number = 3  # a rollback re-numbers the restored revision
+    pods = [pod(ds, r1, "gpu-node-1", -2, "ready", template_generation=3),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 3, 3, observed=3))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("After `rollout undo`: the DaemonSet's template equals revision 1's again, which the "
+               "controller re-numbered 3. Every node converged on one spec: Complete, and the "
+               "broken revision is the old one.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "newRevision": rev(r1),
+                   "oldRevision": rev(r2), "counts": counts(3, 3, 3, 3, 3)}]})
+
+
+@scenario
+def rollback_in_progress():
+    ds, r1, r2 = toolkit_rollout()
+    ds.template = r1.template
+    ds.generation = 3
+    ds.template_generation = 3
+    r1.number = 3
+    pods = [pod(ds, r2, "gpu-node-1", -12, "imagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 2, 2, observed=3))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("Right after `rollout undo`, before the controller replaced the broken pod: the "
+               "broken pod now runs the old revision and will be replaced; nothing is stalled.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "newRevision": rev(r1),
+                   "oldRevision": rev(r2), "counts": counts(3, 3, 2, 2, 2),
+                   "nodes": {"gpu-node-1": {"revision": "old", "standing": "waiting"}}}]})
+
+
+@scenario
+def several_stuck_nodes_by_percent():
+    ds, r1, r2 = toolkit_rollout(strategy={"rollingUpdate": {"maxSurge": 0, "maxUnavailable": "20%"},
+                                           "type": "RollingUpdate"})
+    nodes = gpu_nodes(10)
+    pods = [pod(ds, r2, "gpu-node-7", -11, "imagepull"), pod(ds, r2, "gpu-node-3", -11, "imagepull")]
+    pods += [old_pod(ds, r1, f"gpu-node-{i}") for i in range(1, 11) if i not in (3, 7)]
+    objs = [ds.obj(status_of(10, 10, 8, 2, 8, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("Ten nodes, maxUnavailable 20% (= 2): two nodes stuck at once; the cause and "
+               "stalledSince are those of the earliest, ties broken by node name.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "maxUnavailable": 2,
+                   "stalledNodes": ["gpu-node-3", "gpu-node-7"], "stalledSince": at(-11),
+                   "counts": counts(10, 10, 8, 2, 8)}]})
+
+
+@scenario
+def status_arithmetic():
+    base = template({"app": "node-exporter"},
+                    [container("node-exporter", "quay.io/prometheus/node-exporter:v1.8.1")],
+                    node_selector={"kubernetes.io/os": "linux"})
+    ds = DaemonSet("node-exporter", "monitoring", base, generation=1)
+    r1 = Revision(ds, base, 1, -60 * 24)
+    nodes = [node("node-a"), node("node-b"), node("node-c"),
+             node("win-1", labels={"kubernetes.io/os": "windows"})]
+    # node-a: two pods; the older (bound, ready) is the one counted.
+    older = pod(ds, r1, "node-a", -100, "ready")
+    newer = pod(ds, r1, "node-a", -5, "notready")
+    # node-b: an unbound pod created first and a bound one created later: bound comes first.
+    unbound = pod(ds, r1, "node-b", -50, "unschedulable", message="0/4 nodes are available",
+                  bound=False)
+    bound = pod(ds, r1, "node-b", -40, "ready")
+    # win-1: the selector excludes it, yet a pod is there: misscheduled.
+    mis = pod(ds, r1, "win-1", -100, "ready")
+    # a pod for a node that no longer exists is not counted at all.
+    ghost = pod(ds, r1, "node-gone", -100, "ready")
+    objs = ([ds.obj(status_of(3, 2, 2, 2, 2, misscheduled=1, observed=1))] +
+            [older, newer, unbound, bound, mis, ghost] + nodes + [r1.obj()])
+    return doc("Upstream's status arithmetic: DESIRED counts nodes that should run the pod; CURRENT "
+               "those with a pod; READY/AVAILABLE/UP-TO-DATE judge the oldest pod (bound first); "
+               "pods where the DaemonSet should not run are misscheduled; pods on unknown nodes "
+               "are not counted. node-c has had no pod for a day: stuck, cause unknown.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "namespace": "monitoring", "name": "node-exporter", "phase": "Stalled",
+                   "cause": "Unknown", "reason": "NoPod", "stalledNodes": ["node-c"],
+                   "counts": counts(3, 2, 2, 2, 2, misscheduled=1),
+                   "nodes": {"node-a": {"standing": "updated", "state": "Running"},
+                             "node-b": {"standing": "updated"},
+                             "win-1": {"standing": "notDesired"},
+                             "node-gone": {"standing": "notDesired"}}}]})
+
+
+@scenario
+def zero_desired_nodes():
+    t = toolkit_template(NEW_IMAGE, node_selector={"nvidia.com/gpu.product": "B200"})
+    ds = DaemonSet(TOOLKIT, GPU_NS, t, generation=1)
+    r1 = Revision(ds, t, 1, -60)
+    objs = [ds.obj(status_of(0, 0, 0, 0, 0, observed=1))] + gpu_nodes() + [r1.obj()]
+    return doc("No node matches the selector: DESIRED 0 and nothing to roll out — Complete, and "
+               "with no earlier revision nothing is excluded.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "counts": counts(0, 0, 0, 0, 0),
+                   "maxUnavailable": 1, "oldRevision": None}]})
+
+
+@scenario
+def surge_replacing_old_pod():
+    strategy = {"rollingUpdate": {"maxSurge": "10%", "maxUnavailable": 0}, "type": "RollingUpdate"}
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE, strategy=strategy)
+    pods = [old_pod(ds, r1, "gpu-node-1", deletion=0.5), pod(ds, r2, "gpu-node-1", -3, "ready"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 0, 3, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("maxSurge 10% of 3 rounds up to 1: on gpu-node-1 the new pod is available and the "
+               "old one is being deleted. Counts judge the oldest pod (the old one).",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "maxSurge": 1, "maxUnavailable": 0,
+                   "counts": counts(3, 3, 3, 0, 3),
+                   "nodes": {"gpu-node-1": {"revision": "new", "standing": "updated"}}}]})
+
+
+@scenario
+def not_ready_node_after_complete_rollout():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    nodes = gpu_nodes()
+    nodes[0] = node("gpu-node-1", labels=GPU_LABELS, ready="False",
+                    taints=[GPU_TAINT,
+                            {"effect": "NoSchedule", "key": "node.kubernetes.io/not-ready"},
+                            {"effect": "NoExecute", "key": "node.kubernetes.io/not-ready"}])
+    p1 = pod(ds, r2, "gpu-node-1", -60, "notready")
+    pods = [p1, pod(ds, r2, "gpu-node-2", -59, "ready"), pod(ds, r2, "gpu-node-3", -58, "ready")]
+    objs = [ds.obj(status_of(2, 2, 2, 2, 2, misscheduled=1, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("A node went NotReady long after the rollout finished. It drops out of DESIRED; "
+               "with no rollout work left, that is a node problem, not a stalled rollout.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "counts": counts(2, 2, 2, 2, 2, misscheduled=1),
+                   "nodes": {"gpu-node-1": {"standing": "notDesired"}}}]})
+
+
+@scenario
+def brand_new_daemonset_cannot_pull():
+    t = toolkit_template(BAD_IMAGE)
+    ds = DaemonSet(TOOLKIT, GPU_NS, t, generation=1, created=-20)
+    r1 = Revision(ds, t, 1, -20)
+    pods = [pod(ds, r1, f"gpu-node-{i}", -20, "imagepull") for i in (1, 2, 3)]
+    objs = [ds.obj(status_of(3, 3, 0, 3, 0, observed=1))] + pods + gpu_nodes() + [r1.obj()]
+    return doc("A first install whose image does not exist: every node holds a broken new pod; "
+               "there is no old revision to fall back to.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
+                   "stalledNodes": ["gpu-node-1", "gpu-node-2", "gpu-node-3"],
+                   "oldRevision": None, "counts": counts(3, 3, 0, 3, 0)}]})
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    Dumper.ignore_aliases = lambda *a: True
+    for name, fn in SCENARIOS.items():
+        data = fn()
+        path = os.path.join(OUT, f"{name}.yaml")
+        with open(path, "w") as f:
+            f.write(f"# Scenario {name} — generated by src/test/fixture-generator/scenarios.py\n")
+            yaml.dump(data, f, Dumper=Dumper, sort_keys=False, default_flow_style=False, width=100)
+    print(f"wrote {len(SCENARIOS)} scenarios to {os.path.normpath(OUT)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+package dev.stallwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import picocli.CommandLine;
+
+/**
+ * Runs every scenario fixture under {@code src/test/resources/scenarios} through {@code stallwatch
+ * diagnose -o json} — reader, mapping, analyzer and report together — and checks the verdict keys
+ * the fixture expects. A fixture is a story, an instant, stall-after, the objects as {@code kubectl
+ * get -o yaml} prints them, and the expected verdict.
+ */
+class DiagnoseScenarioTest {
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path SCENARIOS = Path.of("src/test/resources/scenarios");
+
+  @TempDir Path tmp;
+
+  static Stream<String> scenarios() throws IOException {
+    try (Stream<Path> files = Files.list(SCENARIOS)) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(n -> n.endsWith(".yaml"))
+          .sorted()
+          .toList()
+          .stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("scenarios")
+  void diagnoseGivesTheExpectedVerdict(String file) throws IOException {
+    JsonNode fixture = YAML.readTree(SCENARIOS.resolve(file).toFile());
+    Path dump = tmp.resolve("dump.json");
+    JSON.writeValue(dump.toFile(), fixture.get("objects"));
+
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = StallwatchCommand.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    int code =
+        cli.execute(
+            "diagnose",
+            "-f",
+            dump.toString(),
+            "--now",
+            fixture.get("now").asText(),
+            "--stall-after",
+            fixture.get("stallAfter").asText(),
+            "-o",
+            "json");
+
+    JsonNode expect = fixture.get("expect");
+    assertThat(err.toString())
+        .as("stderr of %s", file)
+        .doesNotContain("error")
+        .doesNotContain("Exception");
+    assertThat(code).as("exit code of %s", file).isEqualTo(expect.get("exitCode").asInt());
+    JsonNode actual = JSON.readTree(out.toString());
+    SoftAssertions soft = new SoftAssertions();
+    for (JsonNode wanted : expect.get("daemonSets")) {
+      JsonNode got = find(actual.get("daemonSets"), wanted);
+      soft.assertThat(got).as("%s: verdict for %s", file, wanted.get("name")).isNotNull();
+      if (got != null) {
+        compare(soft, file + " " + wanted.get("name").asText(), wanted, got);
+      }
+    }
+    soft.assertAll();
+  }
+
+  private static JsonNode find(JsonNode verdicts, JsonNode wanted) {
+    for (JsonNode v : verdicts) {
+      boolean nameMatches = v.get("name").asText().equals(wanted.get("name").asText());
+      boolean nsMatches =
+          !wanted.has("namespace")
+              || v.get("namespace").asText().equals(wanted.get("namespace").asText());
+      if (nameMatches && nsMatches) {
+        return v;
+      }
+    }
+    return null;
+  }
+
+  private static void compare(SoftAssertions soft, String where, JsonNode wanted, JsonNode got) {
+    Iterator<Map.Entry<String, JsonNode>> fields = wanted.fields();
+    while (fields.hasNext()) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String key = field.getKey();
+      JsonNode value = field.getValue();
+      if (key.equals("nodes")) {
+        compareNodes(soft, where, value, got.get("nodes"));
+      } else if (value.isObject()) {
+        JsonNode sub = got.get(key);
+        soft.assertThat(sub == null || sub.isNull()).as("%s: %s present", where, key).isFalse();
+        if (sub != null && !sub.isNull()) {
+          compare(soft, where + "." + key, value, sub);
+        }
+      } else {
+        soft.assertThat(normalize(got.get(key)))
+            .as("%s: %s", where, key)
+            .isEqualTo(normalize(value));
+      }
+    }
+  }
+
+  private static void compareNodes(
+      SoftAssertions soft, String where, JsonNode wanted, JsonNode rows) {
+    Iterator<Map.Entry<String, JsonNode>> nodes = wanted.fields();
+    while (nodes.hasNext()) {
+      Map.Entry<String, JsonNode> node = nodes.next();
+      JsonNode row = null;
+      for (JsonNode r : rows) {
+        if (r.get("node").asText().equals(node.getKey())) {
+          row = r;
+        }
+      }
+      soft.assertThat(row).as("%s: row for node %s", where, node.getKey()).isNotNull();
+      if (row != null) {
+        compare(soft, where + " node " + node.getKey(), node.getValue(), row);
+      }
+    }
+  }
+
+  /** Compares scalars and arrays by value, treating a missing key like JSON null. */
+  private static Object normalize(JsonNode n) {
+    if (n == null || n.isNull() || n.isMissingNode()) {
+      return null;
+    }
+    if (n.isArray()) {
+      return JSON.convertValue(n, List.class);
+    }
+    if (n.isNumber()) {
+      return n.asLong();
+    }
+    return n.asText();
+  }
+}
