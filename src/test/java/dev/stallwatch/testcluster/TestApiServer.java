@@ -1,53 +1,33 @@
 package dev.stallwatch.testcluster;
 
+import dev.stallwatch.cluster.EmbeddedApiServer;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
-import io.fabric8.mockwebserver.ServerRequest;
-import io.fabric8.mockwebserver.ServerResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An in-process API server for tests: fabric8's mock server in CRUD mode with expectations layered
- * on top (for 403s and other faults), plus a kubeconfig that points the CLI at it.
+ * The embedded API server ({@link EmbeddedApiServer}: fabric8's mock in CRUD mode, with discovery,
+ * so kubectl works too) started for one test, plus a kubeconfig with two contexts that points the
+ * CLI at it. Fault injection goes through {@link #mockServer()}.
  */
 public final class TestApiServer implements AutoCloseable {
 
-  private final Map<ServerRequest, Queue<ServerResponse>> expectations = new ConcurrentHashMap<>();
-  private final KubernetesMockServer server;
-  private final KubernetesClient client;
-
-  public TestApiServer() {
-    server =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            expectations,
-            new KubernetesMixedDispatcher(expectations),
-            false);
-    server.init();
-    client = server.createClient();
-  }
+  private final EmbeddedApiServer server = new EmbeddedApiServer().start();
 
   public KubernetesClient client() {
-    return client;
+    return server.client();
   }
 
-  /** For fault injection: {@code mockServer().expect()…}. */
+  /** For fault injection: {@code mockServer().expect()…} answers before the CRUD store. */
   public KubernetesMockServer mockServer() {
-    return server;
+    return server.mockServer();
   }
 
   public String url() {
-    return "http://" + server.getHostName() + ":" + server.getPort();
+    return server.url();
   }
 
   /** Writes a kubeconfig with context {@code test} (namespace {@code default}) to {@code file}. */
@@ -91,7 +71,6 @@ public final class TestApiServer implements AutoCloseable {
 
   @Override
   public void close() {
-    client.close();
-    server.destroy();
+    server.close();
   }
 }
