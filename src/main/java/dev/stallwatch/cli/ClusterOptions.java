@@ -13,6 +13,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import picocli.CommandLine.Option;
 
 /**
@@ -136,7 +137,14 @@ public final class ClusterOptions {
    */
   public <T> T withClient(Function<KubernetesClient, T> work) {
     try (KubernetesClient client = client()) {
-      return work.apply(client);
+      return translating(() -> work.apply(client));
+    }
+  }
+
+  /** Runs {@code work} (calls on a client of ours) and maps its failures as {@link #withClient}. */
+  public <T> T translating(Supplier<T> work) {
+    try {
+      return work.get();
     } catch (KubernetesClientException e) {
       throw translate(e, config().getMasterUrl());
     }

@@ -6,6 +6,7 @@ import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -93,26 +94,28 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    if (!watch) {
-      Report report = read();
-      print(report, out);
-      return report.exitCode();
+    // One client for every refresh of --watch.
+    try (KubernetesClient client = cluster.translating(cluster::client)) {
+      return watch ? watch(client) : once(client);
     }
+  }
+
+  private int once(KubernetesClient client) {
+    Report report = read(client);
+    print(report, spec.commandLine().getOut());
+    return report.exitCode();
+  }
+
+  private int watch(KubernetesClient client) {
+    PrintWriter out = spec.commandLine().getOut();
     boolean tty = System.console() != null;
     for (int round = 0; ; round++) {
       String text;
       try {
-        Report report = read();
+        Report report = read(client);
         StringBuilder sb = new StringBuilder();
-        sb.append(
-            "Every "
-                + DurationText.of(interval)
-                + ": stallwatch status"
-                + "    "
-                + report.at()
-                + "\n\n");
-        sb.append(report.text());
+        sb.append("Every " + DurationText.of(interval) + ": stallwatch status    " + report.at());
+        sb.append("\n\n").append(report.text());
         report.errors().forEach(e -> sb.append("error: ").append(e).append('\n'));
         text = sb.toString();
       } catch (ExitCodes.AccessException | ExitCodes.UserException e) {
@@ -149,11 +152,11 @@ public final class StatusCommand implements Callable<Integer> {
     err.flush();
   }
 
-  private Report read() {
+  private Report read(KubernetesClient client) {
     String namespace = cluster.allNamespaces() ? null : cluster.namespace();
     LiveRollouts.Selection selection =
-        cluster.withClient(
-            client ->
+        cluster.translating(
+            () ->
                 daemonSet == null
                     ? new LiveRollouts(client).all(namespace)
                     : namespace == null

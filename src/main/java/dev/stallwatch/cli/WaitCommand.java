@@ -5,7 +5,9 @@ import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -99,11 +101,30 @@ public final class WaitCommand implements Callable<Integer> {
     String namespace = cluster.namespace();
     String name = daemonSet.name();
     AnalyzerSettings settings = new AnalyzerSettings(stallAfter);
+    // One client for the whole wait: a new one per read would redo the config and TLS work.
+    try (KubernetesClient client = cluster.translating(cluster::client)) {
+      return waitWith(client, namespace, name, settings, out, err);
+    }
+  }
+
+  private int waitWith(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      AnalyzerSettings settings,
+      PrintWriter out,
+      PrintWriter err)
+      throws InterruptedException {
     String[] lastLine = {null};
     long startNanos = System.nanoTime();
     RolloutWait wait =
         new RolloutWait(
-            (now, memory) -> RolloutAnalyzer.analyze(read(namespace, name), now, settings, memory),
+            (now, memory) ->
+                RolloutAnalyzer.analyze(
+                    cluster.translating(() -> read(client, namespace, name)),
+                    now,
+                    settings,
+                    memory),
             clock,
             sleeper,
             interval,
@@ -140,9 +161,8 @@ public final class WaitCommand implements Callable<Integer> {
     };
   }
 
-  private dev.stallwatch.rollout.RolloutSnapshot read(String namespace, String name) {
-    LiveRollouts.Selection selection =
-        cluster.withClient(client -> new LiveRollouts(client).one(namespace, name));
+  private static RolloutSnapshot read(KubernetesClient client, String namespace, String name) {
+    LiveRollouts.Selection selection = new LiveRollouts(client).one(namespace, name);
     if (!selection.errors().isEmpty()) {
       throw new ExitCodes.UserException(selection.errors().get(0));
     }
