@@ -37,8 +37,8 @@ public final class RevisionHistory {
   /** The history of {@code ds} among {@code revisions} (others' revisions are ignored). */
   public static RevisionHistory of(DaemonSet ds, Collection<ControllerRevision> revisions) {
     if (ds.getSpec() == null || ds.getSpec().getTemplate() == null) {
-      throw new IllegalArgumentException(
-          "DaemonSet " + ds.getMetadata().getName() + " has no spec.template");
+      throw new RollbackRefusedException(
+          "daemonset.apps/" + ds.getMetadata().getName() + " has no spec.template");
     }
     List<Entry> owned =
         revisions.stream()

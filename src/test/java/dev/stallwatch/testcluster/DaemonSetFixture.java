@@ -155,6 +155,34 @@ public final class DaemonSetFixture {
     return stored;
   }
 
+  /** Adds annotations to the DaemonSet. */
+  public DaemonSet annotate(Map<String, String> annotations) {
+    return client
+        .apps()
+        .daemonSets()
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            ds -> {
+              ds.getMetadata().getAnnotations().putAll(annotations);
+              return ds;
+            });
+  }
+
+  /** Applies revision {@code n}'s template to the DaemonSet, as {@code kubectl apply} would. */
+  public DaemonSet applyTemplate(int n) {
+    return client
+        .apps()
+        .daemonSets()
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            ds -> {
+              ds.getSpec().setTemplate(template(n));
+              return ds;
+            });
+  }
+
   /** The ControllerRevision {@code n}, stored as upstream does: a replace patch of the template. */
   public void revision(int n) {
     Map<String, Object> data =
