@@ -116,13 +116,31 @@ public final class DumpReader {
     }
   }
 
+  /**
+   * The text of a dump: UTF-8, or UTF-16 when a byte-order mark says so (what Windows PowerShell's
+   * {@code >} writes); a leading byte-order mark is dropped.
+   */
   private static String decode(byte[] bytes) throws UnreadableException {
+    var charset = StandardCharsets.UTF_8;
+    int skip = 0;
+    if (bytes.length >= 2 && (bytes[0] & 0xff) == 0xff && (bytes[1] & 0xff) == 0xfe) {
+      charset = StandardCharsets.UTF_16LE;
+      skip = 2;
+    } else if (bytes.length >= 2 && (bytes[0] & 0xff) == 0xfe && (bytes[1] & 0xff) == 0xff) {
+      charset = StandardCharsets.UTF_16BE;
+      skip = 2;
+    } else if (bytes.length >= 3
+        && (bytes[0] & 0xff) == 0xef
+        && (bytes[1] & 0xff) == 0xbb
+        && (bytes[2] & 0xff) == 0xbf) {
+      skip = 3;
+    }
     try {
-      return StandardCharsets.UTF_8
+      return charset
           .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
+          .decode(ByteBuffer.wrap(bytes, skip, bytes.length - skip))
           .toString();
     } catch (CharacterCodingException e) {
       throw new UnreadableException("is not UTF-8 text (not a kubectl JSON or YAML dump)");

@@ -67,7 +67,7 @@ public final class KubeViews {
         new ObjectRef(meta.getNamespace(), meta.getName(), meta.getUid()),
         meta.getGeneration() == null ? 0 : meta.getGeneration(),
         templateGeneration(meta.getAnnotations()),
-        meta.getAnnotations(),
+        strings(meta.getAnnotations()),
         template,
         strategy(spec.getUpdateStrategy(), what),
         spec.getMinReadySeconds() == null ? 0 : spec.getMinReadySeconds(),
@@ -85,7 +85,7 @@ public final class KubeViews {
         meta.getNamespace(),
         meta.getName(),
         meta.getUid(),
-        meta.getLabels(),
+        strings(meta.getLabels()),
         controller(meta.getOwnerReferences()),
         spec.getNodeName(),
         targetNode(spec),
@@ -135,7 +135,7 @@ public final class KubeViews {
     }
     return new NodeView(
         meta.getName(),
-        meta.getLabels(),
+        strings(meta.getLabels()),
         taints,
         spec != null && Boolean.TRUE.equals(spec.getUnschedulable()),
         ready,
@@ -339,6 +339,24 @@ public final class KubeViews {
       return List.of();
     }
     return items.stream().filter(Objects::nonNull).map(f).toList();
+  }
+
+  /**
+   * A label, annotation or selector map the views can hold: a null value (JSON {@code null}) is the
+   * empty string, as the API server would store it; a null key is dropped.
+   */
+  static Map<String, String> strings(Map<String, String> map) {
+    if (map == null) {
+      return Map.of();
+    }
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    map.forEach(
+        (k, v) -> {
+          if (k != null) {
+            out.put(k, v == null ? "" : v);
+          }
+        });
+    return out;
   }
 
   private static int orZero(Integer n) {

@@ -39,8 +39,10 @@ public final class PodTemplates {
     }
     PodSpec spec = template.getSpec() == null ? new PodSpec() : template.getSpec();
     return new PodTemplateView(
-        template.getMetadata() == null ? null : template.getMetadata().getLabels(),
-        spec.getNodeSelector(),
+        template.getMetadata() == null
+            ? null
+            : KubeViews.strings(template.getMetadata().getLabels()),
+        KubeViews.strings(spec.getNodeSelector()),
         requiredNodeAffinity(spec.getAffinity()),
         KubeViews.map(
             spec.getTolerations(),

@@ -50,8 +50,9 @@ public final class TableReport {
   private static TextTable summary(List<RolloutVerdict> verdicts) {
     TextTable table =
         new TextTable()
-            .shrinkable("NAMESPACE", 9, TextTable.Cut.END)
-            .shrinkable("NAME", 12, TextTable.Cut.END)
+            // The name identifies the DaemonSet; its namespace is repeated in the details below.
+            .shrinkable("NAMESPACE", 9, TextTable.Cut.END, 1)
+            .shrinkable("NAME", 12, TextTable.Cut.END, 2)
             .column("DESIRED")
             .column("CURRENT")
             .column("READY")
@@ -110,8 +111,7 @@ public final class TableReport {
                 + generationNote(v),
             WIDTH,
             TextTable.Cut.END));
-    String status = statusLine(v);
-    if (status != null) {
+    for (String status : statusLines(v)) {
       out.add(TextTable.cut(status, WIDTH, TextTable.Cut.END));
     }
     if (!v.nodes().isEmpty()) {
@@ -126,10 +126,10 @@ public final class TableReport {
   private static TextTable nodeTable(Instant now, RolloutVerdict v) {
     TextTable table =
         new TextTable()
-            .shrinkable("NODE", 16, TextTable.Cut.END)
+            .shrinkable("NODE", 16, TextTable.Cut.END, 3)
             .column("REVISION")
-            .shrinkable("IMAGE", 16, TextTable.Cut.START)
-            .shrinkable("STATE", 12, TextTable.Cut.END)
+            .shrinkable("IMAGE", 16, TextTable.Cut.START, 1)
+            .shrinkable("STATE", 12, TextTable.Cut.END, 2)
             .column("STANDING")
             .column("CAUSE")
             .column("SINCE");
@@ -143,8 +143,10 @@ public final class TableReport {
           row.cause() == null ? "-" : row.cause().name(),
           row.since() == null ? "-" : age(now, row.since()));
       String why = reasonAndMessage(row);
-      if (why != null && row.cause() != null) {
-        table.note(INDENT, why);
+      if (row.cause() != null && (why != null || row.pod() != null)) {
+        // kubectl's pod/NAME form, so the next step is one copy away: kubectl describe pod/…
+        String pod = row.pod() == null ? "" : "pod/" + row.pod() + "  ";
+        table.note(INDENT, pod + (why == null ? "" : why));
       }
     }
     return table;
@@ -199,12 +201,12 @@ public final class TableReport {
   }
 
   /** What {@code .status} says, with the recomputed value of each number it gets wrong. */
-  private static String statusLine(RolloutVerdict v) {
+  private static List<String> statusLines(RolloutVerdict v) {
     if (v.reported() == null) {
-      return INDENT + ".status is absent: the DaemonSet controller has not reported yet";
+      return List.of(INDENT + ".status is absent: the DaemonSet controller has not reported yet");
     }
     if (!statusDiffers(v)) {
-      return null;
+      return List.of();
     }
     Map<String, int[]> numbers = numbers(v.reported(), v.counts());
     StringBuilder says = new StringBuilder(INDENT + ".status says");
@@ -216,7 +218,7 @@ public final class TableReport {
             fixes.add(name + " " + pair[1]);
           }
         });
-    return says + "; recomputed: " + String.join(" ", fixes);
+    return List.of(says.toString(), INDENT + "recomputed differs: " + String.join(" ", fixes));
   }
 
   private static Map<String, int[]> numbers(Counts reported, Counts recomputed) {

@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * A left-aligned text table that fits a width: it first narrows the gaps between columns (kubectl's
- * three spaces, then two, then one), then shortens the columns marked shrinkable, widest first,
- * with an ellipsis. The last column is not padded.
+ * three spaces, then two, then one), then shortens the columns marked shrinkable, in the order of
+ * their shrink rank (the widest first among equals), with an ellipsis. The last column is not
+ * padded.
  */
 final class TextTable {
 
@@ -18,7 +19,7 @@ final class TextTable {
     START
   }
 
-  private record Column(String header, int minWidth, Cut cut) {}
+  private record Column(String header, int minWidth, Cut cut, int rank) {}
 
   private final List<Column> columns = new ArrayList<>();
   private final List<List<String>> rows = new ArrayList<>();
@@ -26,13 +27,16 @@ final class TextTable {
 
   /** A column that is never shortened. */
   TextTable column(String header) {
-    columns.add(new Column(header, Integer.MAX_VALUE, Cut.END));
+    columns.add(new Column(header, Integer.MAX_VALUE, Cut.END, Integer.MAX_VALUE));
     return this;
   }
 
-  /** A column that may be shortened down to {@code minWidth}. */
-  TextTable shrinkable(String header, int minWidth, Cut cut) {
-    columns.add(new Column(header, minWidth, cut));
+  /**
+   * A column that may be shortened down to {@code minWidth}; columns of a lower {@code rank} are
+   * shortened first.
+   */
+  TextTable shrinkable(String header, int minWidth, Cut cut, int rank) {
+    columns.add(new Column(header, minWidth, cut, rank));
     return this;
   }
 
@@ -84,7 +88,7 @@ final class TextTable {
         int lead = note.length() - note.stripLeading().length();
         lines.add(
             cut(
-                indent + note.substring(0, lead) + note.strip().replaceAll("\\s+", " "),
+                indent + note.substring(0, lead) + note.strip().replaceAll("\\s*\\R\\s*|\\t", " "),
                 width,
                 Cut.END));
       }
@@ -100,8 +104,13 @@ final class TextTable {
     while (excess > 0) {
       int widest = -1;
       for (int c = 0; c < widths.length; c++) {
-        boolean canShrink = widths[c] > columns.get(c).minWidth();
-        if (canShrink && (widest < 0 || widths[c] > widths[widest])) {
+        Column col = columns.get(c);
+        if (widths[c] <= col.minWidth()) {
+          continue;
+        }
+        if (widest < 0
+            || col.rank() < columns.get(widest).rank()
+            || (col.rank() == columns.get(widest).rank() && widths[c] > widths[widest])) {
           widest = c;
         }
       }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -197,6 +198,24 @@ class DumpReaderTest {
     Dump dump = read(file);
     assertThat(dump.nodes()).hasSize(1);
     assertThat(dump.errors()).singleElement().asString().startsWith(file + ": not valid YAML");
+  }
+
+  @Test
+  void a_byte_order_mark_is_honoured_as_powershell_writes_utf16() throws IOException {
+    String text = Files.readString(KubeFixtures.path("imagepull-stalled.json"));
+    Path utf16 = dir.resolve("utf16.json");
+    byte[] body = text.getBytes(StandardCharsets.UTF_16LE);
+    byte[] withBom = new byte[body.length + 2];
+    withBom[0] = (byte) 0xff;
+    withBom[1] = (byte) 0xfe;
+    System.arraycopy(body, 0, withBom, 2, body.length);
+    Files.write(utf16, withBom);
+    Path utf8 = dir.resolve("bom.yaml");
+    Files.writeString(
+        utf8, "\uFEFF" + Files.readString(KubeFixtures.path("imagepull-stalled.yaml")));
+
+    assertSeedObjects(read(utf16.toString()));
+    assertSeedObjects(read(utf8.toString()));
   }
 
   @Test

@@ -376,6 +376,25 @@ class KubeViewsTest {
   }
 
   @Test
+  void null_label_and_selector_values_read_as_empty_strings() {
+    ObjectNode pod = json(STALLED, "Pod", DS + "-x7k2p");
+    pod.with("metadata").with("labels").putNull("pod-template-generation");
+    ObjectNode node = json(STALLED, "Node", "gpu-node-1");
+    node.with("metadata").with("labels").putNull("nvidia.com/gpu.present");
+    ObjectNode ds = dsJson();
+    ds.with("metadata").with("annotations").putNull("team");
+    ((ObjectNode) ds.at("/spec/template/spec/nodeSelector")).putNull("zone");
+
+    assertThat(KubeViews.pod(object(pod, Pod.class)).labels())
+        .containsEntry("pod-template-generation", "");
+    assertThat(KubeViews.node(object(node, Node.class)).labels())
+        .containsEntry("nvidia.com/gpu.present", "");
+    DaemonSetView view = KubeViews.daemonSet(ds(ds));
+    assertThat(view.annotations()).containsEntry("team", "");
+    assertThat(view.template().nodeSelector()).containsEntry("zone", "");
+  }
+
+  @Test
   void resource_requests_are_kept_as_written() {
     DaemonSetView ds =
         KubeViews.daemonSet(object("insufficient-gpu.json", "DaemonSet", DS, DaemonSet.class));

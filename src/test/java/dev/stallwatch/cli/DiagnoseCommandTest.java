@@ -1,0 +1,269 @@
+package dev.stallwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class DiagnoseCommandTest {
+  static final String NOW = "2026-12-02T16:12:00Z";
+  static final String DS = "nvidia-container-toolkit-daemonset";
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dir;
+
+  /** What one run printed and returned. */
+  record Run(int exit, String out, String err) {
+    JsonNode json() throws Exception {
+      return JSON.readTree(out);
+    }
+
+    JsonNode daemonSet(String name) throws Exception {
+      for (JsonNode ds : json().get("daemonSets")) {
+        if (ds.get("name").asText().equals(name)) {
+          return ds;
+        }
+      }
+      throw new AssertionError(name + " not in " + out);
+    }
+  }
+
+  static Run run(String... args) {
+    return runWithStdin(InputStream.nullInputStream(), args);
+  }
+
+  static Run runWithStdin(InputStream stdin, String... args) {
+    CommandLine cli = StallwatchCommand.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    InputStream original = System.in;
+    System.setIn(stdin);
+    try {
+      List<String> all = new ArrayList<>(List.of("diagnose"));
+      all.addAll(List.of(args));
+      return new Run(cli.execute(all.toArray(String[]::new)), out.toString(), err.toString());
+    } finally {
+      System.setIn(original);
+    }
+  }
+
+  static String dump(String name) {
+    try {
+      return Path.of(DiagnoseCommandTest.class.getResource("/kube/dumps/" + name).toURI())
+          .toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static void assertNoStackTrace(Run run) {
+    assertThat(run.err())
+        .doesNotContain("Exception")
+        .doesNotContain("\tat ")
+        .doesNotContain("at dev.");
+  }
+
+  @Test
+  void the_seed_story_is_stalled_on_image_pull_with_ready_2_of_3() throws Exception {
+    Run run = run("-f", dump("imagepull-stalled.json"), "--now", NOW, "-o", "json");
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.STALLED);
+    assertThat(run.err()).isEmpty();
+    JsonNode ds = run.daemonSet(DS);
+    assertThat(run.json().get("evaluatedAt").asText()).isEqualTo(NOW);
+    assertThat(ds.get("namespace").asText()).isEqualTo("gpu-operator");
+    assertThat(ds.get("phase").asText()).isEqualTo("Stalled");
+    assertThat(ds.get("cause").asText()).isEqualTo("ImagePull");
+    assertThat(ds.get("stalledNodes").toString()).isEqualTo("[\"gpu-node-1\"]");
+    assertThat(ds.get("counts").get("desired").asInt()).isEqualTo(3);
+    assertThat(ds.get("counts").get("ready").asInt()).isEqualTo(2);
+    assertThat(ds.get("counts").get("upToDate").asInt()).isEqualTo(1);
+    assertThat(ds.get("oldRevision").get("hash").asText()).isEqualTo("6d4f9b8c7d");
+    assertThat(ds.get("newRevision").get("hash").asText()).isEqualTo("7c9d5f6b84");
+    assertThat(ds.get("nodes")).hasSize(3);
+    assertThat(ds.get("nodes").get(1).get("revision").asText()).isEqualTo("old");
+  }
+
+  @Test
+  void yaml_multi_document_yaml_and_stdin_give_the_same_verdict_as_json() throws Exception {
+    String json = run("-f", dump("imagepull-stalled.json"), "--now", NOW, "-o", "json").out();
+    Run yaml = run("-f", dump("imagepull-stalled.yaml"), "--now", NOW, "-o", "json");
+    Run multi = run("-f", dump("imagepull-stalled-multidoc.yaml"), "--now", NOW, "-o", "json");
+    Run stdin =
+        runWithStdin(
+            new ByteArrayInputStream(Files.readAllBytes(Path.of(dump("imagepull-stalled.yaml")))),
+            "-f",
+            "-",
+            "--now",
+            NOW,
+            "-o",
+            "json");
+
+    for (Run r : List.of(yaml, multi, stdin)) {
+      assertThat(r.exit()).isEqualTo(ExitCodes.STALLED);
+      assertThat(r.json().get("daemonSets")).isEqualTo(JSON.readTree(json).get("daemonSets"));
+    }
+  }
+
+  @Test
+  void a_complete_rollout_exits_0_and_says_what_it_skipped() {
+    Run run = run("-f", dump("complete.json"), "--now", NOW);
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.OK);
+    assertThat(run.out().lines().toList().get(1).split("\\s+"))
+        .endsWith("3", "3", "3", "3", "3", "Complete", "-");
+    assertThat(run.out()).contains("skipped objects of other kinds: Service 1, ConfigMap 1");
+  }
+
+  @Test
+  void a_gpu_the_node_cannot_spare_is_insufficient_resources() throws Exception {
+    Run run = run("-f", dump("insufficient-gpu.json"), "--now", NOW, "-o", "json");
+    assertThat(run.exit()).isEqualTo(ExitCodes.STALLED);
+    assertThat(run.daemonSet(DS).get("cause").asText()).isEqualTo("InsufficientResources");
+  }
+
+  @Test
+  void a_node_dropped_by_the_new_node_selector_is_excluded_though_status_looks_complete()
+      throws Exception {
+    Run run = run("-f", dump("node-excluded.json"), "--now", NOW, "-o", "json");
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.STALLED);
+    JsonNode ds = run.daemonSet(DS);
+    assertThat(ds.get("cause").asText()).isEqualTo("NodeExcluded");
+    assertThat(ds.get("stalledNodes").toString()).isEqualTo("[\"gpu-node-3\"]");
+    assertThat(ds.get("counts").get("desired").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void before_stall_after_has_passed_the_rollout_is_still_progressing() throws Exception {
+    Run run =
+        run(
+            "-f",
+            dump("imagepull-stalled.json"),
+            "--now",
+            NOW,
+            "--stall-after",
+            "PT15M",
+            "-o",
+            "json");
+    assertThat(run.exit()).isEqualTo(ExitCodes.OK);
+    assertThat(run.daemonSet(DS).get("phase").asText()).isEqualTo("Progressing");
+    assertThat(run.daemonSet(DS).get("cause").isNull()).isTrue();
+  }
+
+  @Test
+  void the_table_fits_100_columns() {
+    for (String name :
+        List.of("imagepull-stalled.json", "insufficient-gpu.json", "node-excluded.json")) {
+      Run run = run("-f", dump(name), "--now", NOW);
+      assertThat(run.out().lines())
+          .allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+      assertThat(run.out()).contains("NODE").contains("gpu-node-1");
+    }
+  }
+
+  @Test
+  void a_malformed_daemonset_is_reported_in_one_line_and_the_rest_is_still_diagnosed()
+      throws Exception {
+    String file = dump("one-malformed-daemonset.json");
+    Run run = run("-f", file, "--now", NOW, "-o", "json");
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.daemonSet(DS).get("phase").asText()).isEqualTo("Complete");
+    assertThat(run.err().lines())
+        .containsExactly(
+            "error: "
+                + file
+                + " items[0]: DaemonSet gpu-operator/dcgm-exporter:"
+                + " spec.updateStrategy.rollingUpdate.maxUnavailable: \"abc\" is neither an"
+                + " integer nor a percentage like \"25%\"");
+    assertNoStackTrace(run);
+  }
+
+  @Test
+  void filters_select_by_namespace_and_name_and_say_when_nothing_matches() {
+    assertThat(run("-f", dump("complete.json"), "--now", NOW, "-n", "gpu-operator", DS).exit())
+        .isEqualTo(ExitCodes.OK);
+
+    Run wrongNs = run("-f", dump("complete.json"), "--now", NOW, "-n", "kube-system");
+    assertThat(wrongNs.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(wrongNs.err())
+        .isEqualTo(
+            "error: no DaemonSet in namespace \"kube-system\" in the input; it holds: gpu-operator/"
+                + DS
+                + System.lineSeparator());
+
+    Run wrongName = run("-f", dump("complete.json"), "--now", NOW, "kube-proxy");
+    assertThat(wrongName.err()).contains("no DaemonSet named \"kube-proxy\" in the input");
+    assertThat(wrongName.out()).isEmpty();
+  }
+
+  @Test
+  void input_without_daemonsets_or_nodes_is_explained() throws Exception {
+    Path nodesOnly = dir.resolve("nodes.yaml");
+    Files.writeString(nodesOnly, "kind: Node\napiVersion: v1\nmetadata:\n  name: n1\n");
+    Run none = run("-f", nodesOnly.toString(), "--now", NOW);
+    assertThat(none.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(none.err())
+        .contains(
+            "error: no DaemonSet in the input (0 DaemonSets, 0 Pods, 1 Nodes, 0 ControllerRevisions)");
+
+    Path dsOnly = dir.resolve("ds.json");
+    String all = Files.readString(Path.of(dump("complete.json")));
+    JsonNode list = JSON.readTree(all);
+    Files.writeString(dsOnly, list.get("items").get(0).toString());
+    Run run = run("-f", dsOnly.toString(), "--now", NOW);
+    assertThat(run.err()).contains("warning: the input holds no Node objects");
+    assertNoStackTrace(run);
+  }
+
+  @Test
+  void usage_errors_exit_2_with_one_clear_line() {
+    Run badNow = run("-f", dump("complete.json"), "--now", "yesterday");
+    assertThat(badNow.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(badNow.err()).contains("\"yesterday\" is not an RFC 3339 time");
+
+    Run badDuration = run("-f", dump("complete.json"), "--stall-after", "soon");
+    assertThat(badDuration.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(badDuration.err()).contains("\"soon\" is not a duration");
+
+    Run badFormat = run("-f", dump("complete.json"), "-o", "yaml");
+    assertThat(badFormat.exit()).isEqualTo(ExitCodes.USAGE);
+
+    Run noFile = run("--now", NOW);
+    assertThat(noFile.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(noFile.err()).contains("--filename");
+
+    Run missing = run("-f", dir.resolve("gone.json").toString());
+    assertThat(missing.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(missing.err()).startsWith("error: " + dir.resolve("gone.json") + ": no such file");
+    for (Run r : List.of(badNow, badDuration, badFormat, noFile, missing)) {
+      assertNoStackTrace(r);
+    }
+  }
+
+  @Test
+  void help_documents_the_exit_codes_and_filters() {
+    Run help = run("--help");
+    assertThat(help.exit()).isZero();
+    assertThat(help.out())
+        .contains("--stall-after")
+        .contains("Exit codes:")
+        .contains("no DaemonSet in the input matches -n / DAEMONSET")
+        .contains("kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json");
+  }
+}

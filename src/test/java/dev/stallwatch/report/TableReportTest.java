@@ -1,0 +1,168 @@
+package dev.stallwatch.report;
+
+import static dev.stallwatch.report.Verdicts.NOW;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.ObjectRef;
+import dev.stallwatch.rollout.RolloutVerdict;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TableReportTest {
+
+  @Test
+  void a_stalled_rollout_shows_the_kubectl_line_then_the_split_per_node() {
+    List<String> lines = TableReport.lines(NOW, List.of(Verdicts.stalledOnImagePull()));
+
+    assertThat(lines.get(0).split("\\s+"))
+        .containsExactly(
+            "NAMESPACE",
+            "NAME",
+            "DESIRED",
+            "CURRENT",
+            "READY",
+            "UP-TO-DATE",
+            "AVAILABLE",
+            "PHASE",
+            "CAUSE");
+    String[] cells = lines.get(1).split("\\s+");
+    assertThat(cells).endsWith("3", "3", "2", "1", "2", "Stalled", "ImagePull");
+    // 12 + 34 characters of namespace and name do not fit beside the counts: both are cut.
+    assertThat("gpu-operator").startsWith(cells[0].replace("…", ""));
+    assertThat("nvidia-container-toolkit-daemonset").startsWith(cells[1].replace("…", ""));
+    assertThat(cells[1]).hasSizeGreaterThan(25);
+    String text = String.join("\n", lines);
+    assertThat(text)
+        .contains("gpu-operator/nvidia-container-toolkit-daemonset: Stalled (ImagePull)")
+        .contains("since 2026-12-02T16:00:03Z (11m ago) on gpu-node-1")
+        .contains("old revision  6d4f9b8c7d #1  " + Verdicts.OLD_IMAGE)
+        .contains("new revision  7c9d5f6b84 #2  " + Verdicts.NEW_IMAGE);
+    assertThat(lines)
+        .anySatisfy(l -> assertThat(l.split("\\s+")).startsWith("", "NODE", "REVISION", "IMAGE"));
+    assertThat(row(lines, "gpu-node-1"))
+        .contains("none", "ImagePullBackOff", "STUCK", "ImagePull", "11m");
+    assertThat(row(lines, "gpu-node-2")).contains("old", "Running", "waiting");
+    assertThat(lines.get(lines.indexOf(row(lines, "gpu-node-1")) + 1))
+        .startsWith(
+            "    pod/nvidia-container-toolkit-daemonset-x7k2p  ImagePullBackOff: Back-off pulling");
+    assertThat(text).doesNotContain(".status says");
+  }
+
+  @Test
+  void every_line_fits_100_columns_even_with_long_names_images_and_messages() {
+    RolloutVerdict v = Verdicts.stalledOnImagePull();
+    String longName = "a-very-long-daemonset-name-that-someone-generated-from-a-helm-release-name";
+    NodeRow longRow =
+        new NodeRow(
+            "ip-10-20-130-144.eu-central-1.compute.internal.example.cluster.local",
+            NodeRow.Revision.NEW,
+            "p",
+            List.of("registry.example.com/" + "x".repeat(150) + ":v9", "sidecar:1"),
+            "CreateContainerConfigError",
+            NodeRow.Standing.STUCK,
+            dev.stallwatch.rollout.Cause.CrashLoop,
+            "CreateContainerConfigError",
+            "secret \"" + "y".repeat(200) + "\"\n\tnot found",
+            Verdicts.SINCE);
+    List<NodeRow> rows = new ArrayList<>(v.nodes());
+    rows.add(longRow);
+    RolloutVerdict wide =
+        new RolloutVerdict(
+            new ObjectRef("a-namespace-with-a-long-name-too", longName, null),
+            v.phase(),
+            v.cause(),
+            v.reason(),
+            v.message() + " " + "word ".repeat(80),
+            v.stalledNodes(),
+            v.stalledSince(),
+            v.oldRevision(),
+            v.newRevision(),
+            v.counts(),
+            new Counts(7, 7, 7, 7, 7, 7, 7),
+            1L,
+            5,
+            1,
+            0,
+            rows,
+            null);
+
+    List<String> lines = TableReport.lines(NOW, List.of(wide, Verdicts.stalledOnImagePull()));
+
+    assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
+    assertThat(lines).noneMatch(l -> l.contains("\t"));
+    assertThat(String.join("\n", lines))
+        .contains("…")
+        .contains("sidecar:1") // images keep their tags: they are cut at the start
+        .contains(".status says DESIRED 7");
+  }
+
+  @Test
+  void a_complete_rollout_gets_only_its_line_unless_status_disagrees() {
+    RolloutVerdict agrees =
+        Verdicts.complete("kube-system", "kube-proxy", new Counts(2, 2, 2, 2, 2, 0, 0));
+    assertThat(TableReport.lines(NOW, List.of(agrees))).hasSize(2);
+
+    RolloutVerdict disagrees =
+        Verdicts.complete("kube-system", "kube-proxy", new Counts(2, 2, 1, 2, 1, 1, 0));
+    List<String> lines = TableReport.lines(NOW, List.of(disagrees));
+    assertThat(lines)
+        .containsSubsequence(
+            "  .status says DESIRED 2 CURRENT 2 READY 1 UP-TO-DATE 2 AVAILABLE 1 UNAVAILABLE 1",
+            "  recomputed differs: READY 2 AVAILABLE 2 UNAVAILABLE 0");
+  }
+
+  @Test
+  void a_missing_status_and_an_unobserved_generation_are_said() {
+    RolloutVerdict v = Verdicts.complete("ns", "ds", null);
+    RolloutVerdict unobserved =
+        new RolloutVerdict(
+            v.daemonSet(),
+            dev.stallwatch.rollout.Phase.Progressing,
+            null,
+            "NotObserved",
+            "waiting for the controller",
+            v.stalledNodes(),
+            null,
+            null,
+            v.newRevision(),
+            v.counts(),
+            null,
+            null,
+            4,
+            1,
+            0,
+            v.nodes(),
+            null);
+    String text = TableReport.render(NOW, List.of(unobserved));
+    assertThat(text)
+        .contains(".status is absent")
+        .contains("the controller has not observed generation 4 yet")
+        .contains("old revision  -");
+  }
+
+  @Test
+  void ages_read_like_kubectl() {
+    Instant t = Instant.parse("2026-12-02T00:00:00Z");
+    assertThat(TableReport.age(t.plusSeconds(45), t)).isEqualTo("45s");
+    assertThat(TableReport.age(t.plusSeconds(330), t)).isEqualTo("5m30s");
+    assertThat(TableReport.age(t.plusSeconds(45 * 60), t)).isEqualTo("45m");
+    assertThat(TableReport.age(t.plusSeconds(3 * 3600 + 5 * 60), t)).isEqualTo("3h5m");
+    assertThat(TableReport.age(t.plusSeconds(26 * 3600), t)).isEqualTo("26h");
+    assertThat(TableReport.age(t.plusSeconds(50 * 3600), t)).isEqualTo("2d2h");
+    assertThat(TableReport.age(t.plusSeconds(20 * 86400), t)).isEqualTo("20d");
+    assertThat(TableReport.age(t, t.plusSeconds(5))).isEqualTo("0s");
+  }
+
+  @Test
+  void an_empty_report_is_just_the_header() {
+    assertThat(TableReport.render(NOW, List.of())).startsWith("NAMESPACE").hasLineCount(1);
+  }
+
+  private static String row(List<String> lines, String node) {
+    return lines.stream().filter(l -> l.startsWith("  " + node + " ")).findFirst().orElseThrow();
+  }
+}
