@@ -8,7 +8,8 @@ import picocli.CommandLine.ParseResult;
  * The exit codes every subcommand shares, so scripts and CI can rely on them.
  *
  * <p>0: nothing stalled / success. 1: at least one rollout stalled. 2: usage or input error (or,
- * for {@code wait}, a timeout). 3: the cluster could not be reached or refused access.
+ * for {@code wait}, a timeout). 3: the cluster could not be reached or refused access (and, for
+ * {@code wait}, usage errors too: its {@code exitCodeOnInvalidInput}, which the handlers honour).
  */
 public final class ExitCodes {
   public static final int OK = 0;
