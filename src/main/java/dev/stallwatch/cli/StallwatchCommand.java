@@ -1,5 +1,6 @@
 package dev.stallwatch.cli;
 
+import dev.stallwatch.operator.OperatorCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Command;
       DiagnoseCommand.class,
       StatusCommand.class,
       WaitCommand.class,
-      UndoCommand.class
+      UndoCommand.class,
+      OperatorCommand.class
     })
 public final class StallwatchCommand implements Runnable {
 

@@ -41,7 +41,8 @@ class CrdFilesTest {
 
     assertThat(crds)
         .extracting(c -> c.getMetadata().getName())
-        .containsExactly("widgets.example.dev", "gizmos.example.org");
+        .containsExactlyInAnyOrder(
+            "widgets.example.dev", "rolloutstalls.stallwatch.dev", "gizmos.example.org");
   }
 
   @Test
@@ -72,7 +73,7 @@ class CrdFilesTest {
 
     assertThat(crds)
         .extracting(c -> c.getMetadata().getName())
-        .containsExactly("widgets.example.dev");
+        .containsExactlyInAnyOrder("widgets.example.dev", "rolloutstalls.stallwatch.dev");
   }
 
   @Test

@@ -1,0 +1,231 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.kube.InvalidObjectException;
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutSnapshot;
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Observes every DaemonSet: builds its snapshot from the caches, asks the analyzer for a verdict,
+ * and records the result as RolloutStalls, Events and metrics. Every decision comes from the
+ * analyzer; this class only observes, records and reports. It never writes the DaemonSet (no
+ * finalizer either: deletions arrive through {@code triggerReconcilerOnAllEvents}).
+ */
+@ControllerConfiguration(
+    name = DaemonSetRolloutReconciler.NAME,
+    generationAwareEventProcessing = false,
+    triggerReconcilerOnAllEvents = true)
+public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
+  public static final String NAME = "daemonset-rollout";
+  private static final Logger log = LoggerFactory.getLogger(DaemonSetRolloutReconciler.class);
+  private static final Duration MIN_RESCHEDULE = Duration.ofMillis(200);
+
+  private final Clock clock;
+  private final UnaryOperator<Duration> toRealDelay;
+  private final AnalyzerSettings settings;
+  private final StallPlanner planner;
+  private final StallMetrics metrics;
+  private final StallEvents events;
+  private final StallWrites writes;
+  private final StallMemories memories = new StallMemories();
+  private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
+
+  /**
+   * @param toRealDelay turns a delay on {@code clock} into a wall-clock delay (identity unless the
+   *     clock runs faster than real time, as the demo's does)
+   */
+  public DaemonSetRolloutReconciler(
+      Clock clock,
+      UnaryOperator<Duration> toRealDelay,
+      OperatorSettings config,
+      StallMetrics metrics,
+      StallEvents events,
+      io.fabric8.kubernetes.client.KubernetesClient client) {
+    this.clock = clock;
+    this.toRealDelay = toRealDelay;
+    this.settings = new AnalyzerSettings(config.stallAfter());
+    this.planner = new StallPlanner(config.resolvedTtl());
+    this.metrics = metrics;
+    this.events = events;
+    this.writes = new StallWrites(client, events, metrics);
+  }
+
+  @Override
+  public List<EventSource<?, DaemonSet>> prepareEventSources(
+      EventSourceContext<DaemonSet> context) {
+    return RolloutEventSources.create(context);
+  }
+
+  @Override
+  public UpdateControl<DaemonSet> reconcile(DaemonSet ds, Context<DaemonSet> context) {
+    String ns = ds.getMetadata().getNamespace();
+    String name = ds.getMetadata().getName();
+    String key = ns + "/" + name;
+    Set<RolloutStall> stalls = context.getSecondaryResources(RolloutStall.class);
+    if (context.isPrimaryResourceDeleted()) {
+      forget(key, ns, name, stalls);
+      return UpdateControl.noUpdate();
+    }
+    Instant now = clock.instant();
+    RolloutSnapshot snapshot;
+    try {
+      snapshot =
+          snapshot(
+              ds,
+              context.getSecondaryResources(Pod.class),
+              nodes(context),
+              context.getSecondaryResources(ControllerRevision.class));
+    } catch (InvalidObjectException e) {
+      reportInvalid(ds, key, e);
+      return UpdateControl.noUpdate();
+    }
+    reportedInvalid.remove(key);
+    RolloutVerdict verdict =
+        RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
+    memories.remember(key, verdict);
+    log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
+    StallPlan plan = planner.plan(verdict, stalls, now);
+    writes.apply(ds, plan, stallCache(context));
+    metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
+    return reschedule(now, verdict.nextCheck(), plan.nextExpiry());
+  }
+
+  private UpdateControl<DaemonSet> reschedule(Instant now, Instant... candidates) {
+    Instant next = null;
+    for (Instant c : candidates) {
+      if (c != null && (next == null || c.isBefore(next))) {
+        next = c;
+      }
+    }
+    if (next == null) {
+      return UpdateControl.noUpdate();
+    }
+    Duration delay = toRealDelay.apply(Duration.between(now, next));
+    // Land just after the instant, never before it, so the next verdict already sees the change.
+    delay = delay.plusMillis(50);
+    return UpdateControl.<DaemonSet>noUpdate()
+        .rescheduleAfter(delay.compareTo(MIN_RESCHEDULE) < 0 ? MIN_RESCHEDULE : delay);
+  }
+
+  /** The snapshot; a malformed DaemonSet throws, a malformed pod/node/revision is left out. */
+  private RolloutSnapshot snapshot(
+      DaemonSet ds,
+      Collection<Pod> pods,
+      Collection<Node> nodes,
+      Collection<ControllerRevision> revisions) {
+    DaemonSetView view = KubeViews.daemonSet(ds);
+    return new RolloutSnapshot(
+        view,
+        views(pods, KubeViews::pod),
+        views(nodes, KubeViews::node),
+        views(revisions, KubeViews::revision));
+  }
+
+  private static <T extends HasMetadata, V> List<V> views(
+      Collection<T> objects, Function<T, V> toView) {
+    List<V> views = new ArrayList<>(objects.size());
+    for (T object : objects) {
+      try {
+        views.add(toView.apply(object));
+      } catch (InvalidObjectException e) {
+        log.warn("left out of the analysis: {}", e.getMessage());
+      }
+    }
+    return views;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Collection<Node> nodes(Context<DaemonSet> context) {
+    var source =
+        (InformerEventSource<Node, DaemonSet>)
+            context.eventSourceRetriever().getEventSourceFor(Node.class, RolloutEventSources.NODES);
+    return source.list().toList();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static InformerEventSource<RolloutStall, DaemonSet> stallCache(
+      Context<DaemonSet> context) {
+    return (InformerEventSource<RolloutStall, DaemonSet>)
+        context
+            .eventSourceRetriever()
+            .getEventSourceFor(RolloutStall.class, RolloutEventSources.STALLS);
+  }
+
+  private void reportInvalid(DaemonSet ds, String key, InvalidObjectException e) {
+    String version = ds.getMetadata().getResourceVersion();
+    // One Warning per version of the object: a re-reconcile of the same bad spec stays quiet.
+    if (!String.valueOf(version).equals(reportedInvalid.put(key, String.valueOf(version)))) {
+      log.warn("cannot analyze DaemonSet {}: {}", key, e.getMessage());
+      events.warning(ds, StallEvents.INVALID, e.getMessage());
+    }
+  }
+
+  private void forget(String key, String ns, String name, Set<RolloutStall> stalls) {
+    memories.forget(key);
+    reportedInvalid.remove(key);
+    metrics.forget(ns, name);
+    // The API server's garbage collector deletes owned stalls too; deleting them here also covers
+    // clusters without it (the embedded one) and keeps the outcome the same.
+    if (!stalls.isEmpty()) {
+      log.info("DaemonSet {} deleted: removing its {} RolloutStall(s)", key, stalls.size());
+    }
+    stalls.forEach(this::deleteQuietly);
+  }
+
+  private void deleteQuietly(RolloutStall stall) {
+    try {
+      writes.delete(stall);
+    } catch (RuntimeException e) {
+      log.warn(
+          "could not delete RolloutStall {}/{}: {}",
+          stall.getMetadata().getNamespace(),
+          stall.getMetadata().getName(),
+          e.getMessage());
+    }
+  }
+
+  private static StallMetrics.ActiveStall activeStall(RolloutStall stall) {
+    if (stall == null || stall.getStatus() == null) {
+      return null;
+    }
+    RolloutStallStatus s = stall.getStatus();
+    Instant since;
+    try {
+      since = Instant.parse(s.stalledSince());
+    } catch (RuntimeException e) {
+      since = Instant.EPOCH;
+    }
+    int nodes = s.stalledNodeCount() == null ? 0 : s.stalledNodeCount();
+    return new StallMetrics.ActiveStall(s.cause(), nodes, since);
+  }
+}

@@ -1,0 +1,156 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.cli.DurationParser;
+import dev.stallwatch.cli.ExitCodes;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code stallwatch operator}: watches DaemonSets and records stalled rollouts as RolloutStalls,
+ * Events and metrics. Every flag has an environment variable, for a Deployment's {@code env}.
+ */
+@Command(
+    name = "operator",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Watch DaemonSet rollouts: write a RolloutStall, an Event and metrics when one stalls.",
+      "Every option can also be set through the environment variable shown."
+    })
+public final class OperatorCommand implements Callable<Integer> {
+  private static final Logger log = LoggerFactory.getLogger(OperatorCommand.class);
+
+  @Option(
+      names = "--namespaces",
+      split = ",",
+      defaultValue = "${env:STALLWATCH_NAMESPACES:-}",
+      description = "Namespaces to watch, comma-separated; empty = all (STALLWATCH_NAMESPACES).")
+  String[] namespaces = {};
+
+  @Option(
+      names = "--stall-after",
+      converter = DurationParser.class,
+      defaultValue = "${env:STALLWATCH_STALL_AFTER:-5m}",
+      description = "How long a node may hold a rollout back (STALLWATCH_STALL_AFTER, 5m).")
+  Duration stallAfter;
+
+  @Option(
+      names = "--resolved-ttl",
+      converter = DurationParser.class,
+      defaultValue = "${env:STALLWATCH_RESOLVED_TTL:-24h}",
+      description = "How long Resolved RolloutStalls are kept (STALLWATCH_RESOLVED_TTL, 24h).")
+  Duration resolvedTtl;
+
+  @Option(
+      names = "--metrics-port",
+      defaultValue = "${env:STALLWATCH_METRICS_PORT:-8080}",
+      description = "Port of /metrics, /healthz, /readyz (STALLWATCH_METRICS_PORT, 8080).")
+  int metricsPort;
+
+  @Option(
+      names = "--leader-election",
+      arity = "0..1",
+      defaultValue = "${env:STALLWATCH_LEADER_ELECTION:-false}",
+      description =
+          "Hold the Lease "
+              + OperatorSettings.LEASE_NAME
+              + " before acting"
+              + " (STALLWATCH_LEADER_ELECTION, false).")
+  boolean leaderElection;
+
+  @Option(
+      names = "--leader-election-namespace",
+      defaultValue = "${env:STALLWATCH_LEADER_ELECTION_NAMESPACE:-${env:POD_NAMESPACE:-}}",
+      description =
+          "Namespace of the Lease (STALLWATCH_LEADER_ELECTION_NAMESPACE, default POD_NAMESPACE).")
+  String leaderElectionNamespace;
+
+  @Option(
+      names = "--log-level",
+      defaultValue = "${env:STALLWATCH_LOG_LEVEL:-info}",
+      description = "trace, debug, info, warn or error (STALLWATCH_LOG_LEVEL, info).")
+  String logLevel;
+
+  @Option(
+      names = "--log-format",
+      defaultValue = "${env:STALLWATCH_LOG_FORMAT:-text}",
+      description = "text or json (STALLWATCH_LOG_FORMAT, text).")
+  LogSetup.Format logFormat;
+
+  @Option(
+      names = "--auto-rollback",
+      arity = "0..1",
+      defaultValue = "${env:STALLWATCH_AUTO_ROLLBACK:-false}",
+      description =
+          "Reserved: automatic rollback is not implemented yet (STALLWATCH_AUTO_ROLLBACK).")
+  boolean autoRollback;
+
+  /** The validated settings; a bad value becomes one clear usage error. */
+  public OperatorSettings settings() {
+    Set<String> ns = new LinkedHashSet<>();
+    Arrays.stream(namespaces).map(String::trim).filter(s -> !s.isEmpty()).forEach(ns::add);
+    try {
+      return new OperatorSettings(
+          ns, stallAfter, resolvedTtl, metricsPort, leaderElection, leaderElectionNamespace);
+    } catch (IllegalArgumentException e) {
+      throw new ExitCodes.UserException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    OperatorSettings settings = settings();
+    try {
+      LogSetup.apply(logLevel, logFormat);
+    } catch (IllegalArgumentException e) {
+      throw new ExitCodes.UserException(e.getMessage(), e);
+    }
+    if (autoRollback) {
+      throw new ExitCodes.UserException("--auto-rollback is not available in this version");
+    }
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    KubernetesClient client = new KubernetesClientBuilder().build();
+    StallwatchOperator[] operator = new StallwatchOperator[1];
+    try (HealthEndpoint http =
+        HealthEndpoint.start(
+            settings.metricsPort(), registry, () -> operator[0] != null && operator[0].ready())) {
+      log.info(
+          "serving /metrics /healthz /readyz on port {}; watching {}",
+          http.port(),
+          settings.allNamespaces() ? "all namespaces" : settings.namespaces());
+      try {
+        operator[0] =
+            StallwatchOperator.start(client, settings, registry, StallwatchOperator.Timing.REAL);
+      } catch (KubernetesClientException e) {
+        throw new ExitCodes.AccessException(
+            "cannot watch the cluster at " + client.getMasterUrl() + ": " + e.getMessage(), e);
+      }
+      CountDownLatch stop = new CountDownLatch(1);
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    operator[0].close();
+                    stop.countDown();
+                  },
+                  "stallwatch-shutdown"));
+      stop.await();
+    } finally {
+      client.close();
+    }
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.stallwatch.operator;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The operator's validated configuration.
+ *
+ * @param namespaces namespaces to watch; empty means all
+ * @param stallAfter how long a node may hold a rollout back before it is stuck
+ * @param resolvedTtl how long a Resolved RolloutStall is kept
+ * @param metricsPort port of /metrics, /healthz and /readyz; 0 picks a free one
+ * @param leaderElection whether to hold the {@value #LEASE_NAME} Lease before reconciling
+ * @param leaderElectionNamespace the Lease's namespace; required when leader election is on
+ */
+public record OperatorSettings(
+    Set<String> namespaces,
+    Duration stallAfter,
+    Duration resolvedTtl,
+    int metricsPort,
+    boolean leaderElection,
+    String leaderElectionNamespace) {
+
+  public static final String LEASE_NAME = "stallwatch-leader";
+  private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  public OperatorSettings {
+    namespaces = namespaces == null ? Set.of() : Set.copyOf(namespaces);
+    List<String> problems = new ArrayList<>();
+    for (String ns : namespaces) {
+      if (ns.length() > 63 || !DNS_1123_LABEL.matcher(ns).matches()) {
+        problems.add("--namespaces: '" + ns + "' is not a valid namespace name");
+      }
+    }
+    if (stallAfter == null || stallAfter.isZero() || stallAfter.isNegative()) {
+      problems.add("--stall-after must be a positive duration such as 5m, got " + stallAfter);
+    }
+    if (resolvedTtl == null || resolvedTtl.isZero() || resolvedTtl.isNegative()) {
+      problems.add("--resolved-ttl must be a positive duration such as 24h, got " + resolvedTtl);
+    }
+    if (metricsPort < 0 || metricsPort > 65535) {
+      problems.add("--metrics-port must be between 0 and 65535, got " + metricsPort);
+    }
+    if (leaderElection && (leaderElectionNamespace == null || leaderElectionNamespace.isBlank())) {
+      problems.add(
+          "--leader-election needs --leader-election-namespace"
+              + " (or STALLWATCH_LEADER_ELECTION_NAMESPACE, or POD_NAMESPACE)");
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(String.join("; ", problems));
+    }
+  }
+
+  /** True when every namespace is watched. */
+  public boolean allNamespaces() {
+    return namespaces.isEmpty();
+  }
+}

@@ -1,0 +1,164 @@
+package dev.stallwatch.operator;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The operator's own Prometheus series, one set per DaemonSet. Stall gauges exist only while the
+ * DaemonSet is stalled and every series of a DaemonSet goes away when it is deleted, so a dashboard
+ * never shows a stale stall.
+ *
+ * <ul>
+ *   <li>{@code stallwatch_rollout_stalled{namespace,daemonset,cause}}: 1 while stalled
+ *   <li>{@code stallwatch_rollout_stalled_nodes{namespace,daemonset}}
+ *   <li>{@code stallwatch_rollout_stall_started_timestamp_seconds{namespace,daemonset}}
+ *   <li>{@code stallwatch_daemonset_nodes{namespace,daemonset,revision="old|new|none"}}
+ *   <li>{@code stallwatch_stalls_total{namespace,daemonset,cause}}
+ * </ul>
+ */
+public final class StallMetrics {
+  static final String STALLED = "stallwatch.rollout.stalled";
+  static final String STALLED_NODES = "stallwatch.rollout.stalled.nodes";
+  static final String STALL_STARTED = "stallwatch.rollout.stall.started.timestamp.seconds";
+  static final String NODES = "stallwatch.daemonset.nodes";
+  static final String STALLS = "stallwatch.stalls";
+  private static final String[] REVISIONS = {"old", "new", "none"};
+
+  private final MeterRegistry registry;
+  private final Map<String, Series> byDaemonSet = new ConcurrentHashMap<>();
+
+  public StallMetrics(MeterRegistry registry) {
+    this.registry = registry;
+  }
+
+  /** An active stall as the gauges show it. */
+  public record ActiveStall(String cause, int nodes, Instant since) {}
+
+  /**
+   * Records the latest observation of a DaemonSet: its node split ({@code [old, new, none]}) and
+   * its stall, or null when it is not stalled (the stall series are then removed).
+   */
+  public void observe(String namespace, String daemonSet, int[] split, ActiveStall stall) {
+    Series series =
+        byDaemonSet.computeIfAbsent(
+            key(namespace, daemonSet), k -> new Series(namespace, daemonSet));
+    synchronized (series) {
+      series.update(split, stall);
+    }
+  }
+
+  /** Counts one more stall (a transition into stalled, not a re-reconcile). */
+  public void countStall(String namespace, String daemonSet, String cause) {
+    Series series =
+        byDaemonSet.computeIfAbsent(
+            key(namespace, daemonSet), k -> new Series(namespace, daemonSet));
+    synchronized (series) {
+      Counter counter =
+          Counter.builder(STALLS)
+              .description("Rollout stalls detected")
+              .tags(series.tags.and("cause", cause))
+              .register(registry);
+      series.counters.add(counter);
+      counter.increment();
+    }
+  }
+
+  /** Removes every series of a DaemonSet that no longer exists. */
+  public void forget(String namespace, String daemonSet) {
+    Series series = byDaemonSet.remove(key(namespace, daemonSet));
+    if (series != null) {
+      synchronized (series) {
+        series.removeAll();
+      }
+    }
+  }
+
+  private static String key(String namespace, String daemonSet) {
+    return namespace + "/" + daemonSet;
+  }
+
+  /** The meters of one DaemonSet and the values they read. */
+  private final class Series {
+    final Tags tags;
+    final double[] split = new double[3];
+    final List<Meter> nodeGauges = new ArrayList<>();
+    final List<Meter> stallGauges = new ArrayList<>();
+    final List<Meter> counters = new ArrayList<>();
+    String cause;
+    double stalledNodes;
+    double startedSeconds;
+
+    Series(String namespace, String daemonSet) {
+      this.tags = Tags.of("namespace", namespace, "daemonset", daemonSet);
+    }
+
+    void update(int[] newSplit, ActiveStall stall) {
+      for (int i = 0; i < 3; i++) {
+        split[i] = newSplit[i];
+      }
+      if (nodeGauges.isEmpty()) {
+        for (int i = 0; i < 3; i++) {
+          final int index = i;
+          nodeGauges.add(
+              Gauge.builder(NODES, this, s -> s.split[index])
+                  .description("Nodes by the revision of the DaemonSet pod they run")
+                  .tags(tags.and("revision", REVISIONS[i]))
+                  .strongReference(true)
+                  .register(registry));
+        }
+      }
+      if (stall == null) {
+        removeStallGauges();
+        return;
+      }
+      if (!stall.cause().equals(cause)) {
+        removeStallGauges();
+        cause = stall.cause();
+      }
+      stalledNodes = stall.nodes();
+      startedSeconds = stall.since().toEpochMilli() / 1000.0;
+      if (stallGauges.isEmpty()) {
+        stallGauges.add(
+            Gauge.builder(STALLED, this, s -> 1)
+                .description("1 while the DaemonSet's rollout is stalled")
+                .tags(tags.and("cause", cause))
+                .strongReference(true)
+                .register(registry));
+        stallGauges.add(
+            Gauge.builder(STALLED_NODES, this, s -> s.stalledNodes)
+                .description("Nodes holding the stalled rollout back")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry));
+        stallGauges.add(
+            Gauge.builder(STALL_STARTED, this, s -> s.startedSeconds)
+                .description("When the stall began, in Unix seconds")
+                .tags(tags)
+                .strongReference(true)
+                .register(registry));
+      }
+    }
+
+    void removeStallGauges() {
+      stallGauges.forEach(registry::remove);
+      stallGauges.clear();
+      cause = null;
+    }
+
+    void removeAll() {
+      removeStallGauges();
+      nodeGauges.forEach(registry::remove);
+      nodeGauges.clear();
+      counters.forEach(registry::remove);
+      counters.clear();
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.operator.StallPlan.Change;
+import dev.stallwatch.operator.StallPlan.Kind;
+import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.operator.crd.RolloutStallSpec;
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.ObjectRef;
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides the RolloutStall lifecycle of one DaemonSet from its verdict and the stalls it already
+ * has: create when stalled, update only on change, resolve when the rollout completes, moves on, is
+ * rolled back or superseded, or a NodeExcluded stall is acknowledged; delete Resolved stalls after
+ * the TTL. Pure: the caller performs the writes.
+ */
+public final class StallPlanner {
+  /** Label on every RolloutStall: the DaemonSet it is about. */
+  public static final String DAEMONSET_LABEL = "stallwatch.dev/daemonset";
+
+  private final Duration resolvedTtl;
+
+  public StallPlanner(Duration resolvedTtl) {
+    this.resolvedTtl = resolvedTtl;
+  }
+
+  /** Plans the writes for {@code verdict} given the DaemonSet's {@code existing} stalls. */
+  public StallPlan plan(RolloutVerdict verdict, Collection<RolloutStall> existing, Instant now) {
+    String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
+    String currentName = StallName.of(verdict.daemonSet().name(), currentHash);
+    List<Change> changes = new ArrayList<>();
+    RolloutStall active = null;
+    Instant nextExpiry = null;
+    boolean currentSeen = false;
+    for (RolloutStall stall : existing) {
+      RolloutStallStatus previous = stall.getStatus();
+      boolean isCurrent = stall.getMetadata().getName().equals(currentName);
+      currentSeen |= isCurrent;
+      if (previous != null && previous.active()) {
+        var resolution = Resolution.of(stall, verdict);
+        if (resolution.isPresent()) {
+          Resolution why = resolution.get();
+          String message = why.describe(verdict.daemonSet().name(), stall.getSpec().revision());
+          RolloutStall next = withStatus(stall, StallRecord.resolved(previous, why, message, now));
+          changes.add(
+              new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.RESOLVED, why));
+        } else {
+          RolloutStall next = withStatus(stall, StallRecord.active(verdict, previous, now));
+          active = next;
+          if (next.getStatus() != previous) {
+            changes.add(
+                new Change(
+                    Kind.UPDATE_STATUS, next, previous, StallTransition.STILL_STALLED, null));
+          }
+        }
+        continue;
+      }
+      if (isCurrent && stallsAgain(stall, verdict)) {
+        RolloutStall next = withStatus(stall, StallRecord.active(verdict, previous, now));
+        active = next;
+        changes.add(new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.STALLED, null));
+        continue;
+      }
+      Instant expiry = expiry(stall);
+      boolean keptByAcknowledgement = isCurrent && stall.acknowledged() && verdict.stalled();
+      if (!keptByAcknowledgement && expiry != null && !expiry.isAfter(now)) {
+        changes.add(new Change(Kind.DELETE, stall, previous, StallTransition.UNCHANGED, null));
+      } else if (!keptByAcknowledgement && expiry != null) {
+        nextExpiry = nextExpiry == null || expiry.isBefore(nextExpiry) ? expiry : nextExpiry;
+      }
+    }
+    if (verdict.stalled() && !currentSeen) {
+      RolloutStall created = newStall(verdict, currentName);
+      created.setStatus(StallRecord.active(verdict, null, now));
+      active = created;
+      changes.add(new Change(Kind.CREATE, created, null, StallTransition.STALLED, null));
+    }
+    return new StallPlan(changes, active, nextExpiry);
+  }
+
+  // A resolved stall of the current revision comes back, unless it was an acknowledged exclusion.
+  private static boolean stallsAgain(RolloutStall stall, RolloutVerdict verdict) {
+    if (!verdict.stalled()) {
+      return false;
+    }
+    return !(stall.acknowledged() && verdict.cause() == Cause.NodeExcluded);
+  }
+
+  private Instant expiry(RolloutStall stall) {
+    RolloutStallStatus status = stall.getStatus();
+    if (status == null || status.resolvedAt() == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(status.resolvedAt()).plus(resolvedTtl);
+    } catch (RuntimeException e) {
+      return null; // a hand-edited timestamp: keep the stall rather than guess
+    }
+  }
+
+  private static RolloutStall newStall(RolloutVerdict verdict, String name) {
+    ObjectRef ds = verdict.daemonSet();
+    RolloutStall stall = new RolloutStall();
+    stall.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(ds.namespace())
+            .withName(name)
+            .withLabels(
+                Map.of(
+                    DAEMONSET_LABEL,
+                    labelValue(ds.name()),
+                    "app.kubernetes.io/managed-by",
+                    "stallwatch"))
+            .withOwnerReferences(
+                new OwnerReferenceBuilder()
+                    .withApiVersion("apps/v1")
+                    .withKind("DaemonSet")
+                    .withName(ds.name())
+                    .withUid(ds.uid())
+                    .build())
+            .build());
+    stall.setSpec(
+        new RolloutStallSpec(
+            ds.name(), verdict.newRevision() == null ? "" : verdict.newRevision().hash()));
+    return stall;
+  }
+
+  // Label values are at most 63 characters; the spec keeps the full name.
+  private static String labelValue(String name) {
+    return name.length() <= 63 ? name : name.substring(0, 63).replaceAll("[^a-zA-Z0-9]+$", "");
+  }
+
+  private static RolloutStall withStatus(RolloutStall stall, RolloutStallStatus status) {
+    RolloutStall copy = new RolloutStall();
+    copy.setMetadata(stall.getMetadata());
+    copy.setSpec(stall.getSpec());
+    copy.setStatus(status);
+    return copy;
+  }
+}

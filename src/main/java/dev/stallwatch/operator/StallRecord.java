@@ -1,0 +1,165 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.operator.crd.RolloutStallStatus.NodeSplit;
+import dev.stallwatch.operator.crd.RolloutStallStatus.Revision;
+import dev.stallwatch.operator.crd.RolloutStallStatus.StallCounts;
+import dev.stallwatch.operator.crd.RolloutStallStatus.StalledNode;
+import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.RevisionSummary;
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Builds the status a RolloutStall should have from the analyzer's verdict and the status it has
+ * now. Returns the previous status itself when nothing but the observation time would change, so
+ * the caller writes only real changes; keeps {@code stalledSince} of an active stall (also across
+ * operator restarts) and the {@code lastTransitionTime} of a condition whose status holds.
+ */
+public final class StallRecord {
+  /** The condition type: True while the rollout is stalled. */
+  public static final String STALLED = "Stalled";
+
+  private StallRecord() {}
+
+  /** The status of a stall the verdict reports as ongoing. */
+  public static RolloutStallStatus active(
+      RolloutVerdict verdict, RolloutStallStatus previous, Instant now) {
+    String cause = verdict.cause() == null ? "Unknown" : verdict.cause().name();
+    String since =
+        previous != null && previous.active() && previous.stalledSince() != null
+            ? previous.stalledSince()
+            : Objects.requireNonNullElse(verdict.stalledSince(), now).toString();
+    Counts counts = verdict.counts();
+    int[] split = verdict.split();
+    RolloutStallStatus candidate =
+        new RolloutStallStatus(
+            RolloutStallStatus.ACTIVE,
+            verdict.stalledNodes().isEmpty() ? null : verdict.stalledNodes().get(0),
+            stalledNodes(verdict),
+            verdict.stalledNodes().size(),
+            cause,
+            verdict.reason(),
+            verdict.message(),
+            revision(verdict.oldRevision()),
+            revision(verdict.newRevision()),
+            counts == null ? null : stallCounts(counts),
+            counts == null ? null : counts.ready() + "/" + counts.desired(),
+            new NodeSplit(
+                split[0],
+                split[1],
+                split[2],
+                split[0] + " old / " + split[1] + " new / " + split[2] + " none"),
+            since,
+            now.toString(),
+            null,
+            List.of(condition(previous, "True", cause, verdict.message(), now)));
+    return unlessOnlyObservationTimeChanged(previous, candidate);
+  }
+
+  /** The status of a stall that is over for {@code why}; unchanged when already resolved. */
+  public static RolloutStallStatus resolved(
+      RolloutStallStatus previous, Resolution why, String message, Instant now) {
+    if (previous != null && !previous.active() && previous.resolvedAt() != null) {
+      return previous;
+    }
+    RolloutStallStatus base =
+        previous != null
+            ? previous
+            : new RolloutStallStatus(
+                null, null, List.of(), 0, null, null, null, null, null, null, null, null, null,
+                null, null, List.of());
+    return new RolloutStallStatus(
+        RolloutStallStatus.RESOLVED,
+        base.node(),
+        base.nodes(),
+        base.stalledNodeCount(),
+        base.cause(),
+        base.reason(),
+        base.message(),
+        base.oldRevision(),
+        base.newRevision(),
+        base.counts(),
+        base.ready(),
+        base.split(),
+        base.stalledSince(),
+        now.toString(),
+        now.toString(),
+        List.of(condition(previous, "False", why.name(), message, now)));
+  }
+
+  private static RolloutStallStatus unlessOnlyObservationTimeChanged(
+      RolloutStallStatus previous, RolloutStallStatus candidate) {
+    if (previous != null && candidate.withLastObserved(previous.lastObserved()).equals(previous)) {
+      return previous;
+    }
+    return candidate;
+  }
+
+  private static Condition condition(
+      RolloutStallStatus previous, String status, String reason, String message, Instant now) {
+    String since = now.toString();
+    if (previous != null && previous.conditions() != null) {
+      for (Condition c : previous.conditions()) {
+        if (STALLED.equals(c.getType()) && status.equals(c.getStatus())) {
+          since = c.getLastTransitionTime();
+        }
+      }
+    }
+    return new ConditionBuilder()
+        .withType(STALLED)
+        .withStatus(status)
+        .withReason(reason)
+        .withMessage(message)
+        .withLastTransitionTime(since)
+        .build();
+  }
+
+  private static List<StalledNode> stalledNodes(RolloutVerdict verdict) {
+    Map<String, NodeRow> rows =
+        verdict.nodes().stream()
+            .collect(Collectors.toMap(NodeRow::node, Function.identity(), (a, b) -> a));
+    return verdict.stalledNodes().stream()
+        .map(
+            name -> {
+              NodeRow row = rows.get(name);
+              if (row == null) {
+                return new StalledNode(name, null, null, null, null);
+              }
+              return new StalledNode(
+                  name,
+                  row.cause() == null ? null : row.cause().name(),
+                  row.reason(),
+                  row.message(),
+                  row.since() == null ? null : row.since().toString());
+            })
+        .toList();
+  }
+
+  private static Revision revision(RevisionSummary summary) {
+    if (summary == null) {
+      return null;
+    }
+    return new Revision(
+        summary.hash(), summary.revision(), summary.images(), String.join(", ", summary.images()));
+  }
+
+  private static StallCounts stallCounts(Counts c) {
+    return new StallCounts(
+        c.desired(),
+        c.current(),
+        c.ready(),
+        c.upToDate(),
+        c.available(),
+        c.unavailable(),
+        c.misscheduled());
+  }
+}

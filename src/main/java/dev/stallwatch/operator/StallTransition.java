@@ -1,0 +1,28 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+
+/**
+ * What happened to a stall between the status it had and the one it gets. Events follow
+ * transitions, not reconciles: re-reading an unchanged stall emits nothing, also after a restart.
+ */
+public enum StallTransition {
+  /** A new stall, or a resolved one that stalls again. */
+  STALLED,
+  /** Still stalled; details may have changed. */
+  STILL_STALLED,
+  /** Was active, now resolved. */
+  RESOLVED,
+  /** Still resolved (or never active). */
+  UNCHANGED;
+
+  /** Classifies the change from {@code previous} (null when none existed) to {@code next}. */
+  public static StallTransition between(RolloutStallStatus previous, RolloutStallStatus next) {
+    boolean wasActive = previous != null && previous.active();
+    boolean isActive = next != null && next.active();
+    if (isActive) {
+      return wasActive ? STILL_STALLED : STALLED;
+    }
+    return wasActive ? RESOLVED : UNCHANGED;
+  }
+}

@@ -1,0 +1,9 @@
+package dev.stallwatch.operator.crd;
+
+import io.fabric8.generator.annotation.Required;
+
+/**
+ * What a RolloutStall is about: a DaemonSet in the same namespace and the hash of the revision its
+ * rollout stalled on. Together they are the stall's identity (and its name).
+ */
+public record RolloutStallSpec(@Required String daemonSet, @Required String revision) {}

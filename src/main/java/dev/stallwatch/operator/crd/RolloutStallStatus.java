@@ -1,0 +1,107 @@
+package dev.stallwatch.operator.crd;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+
+/**
+ * What the operator last observed of a stalled rollout. Times are RFC 3339 strings, as in every
+ * Kubernetes object.
+ *
+ * @param phase {@code Active} while the rollout is stalled, {@code Resolved} afterwards
+ * @param node the primary stalled node: the one that stalled first (ties by name)
+ * @param nodes every stalled node, earliest first
+ * @param stalledNodeCount the size of {@code nodes}, for a printer column
+ * @param cause the cause of the primary node (see the analyzer's causes)
+ * @param reason the Kubernetes reason behind the cause, e.g. {@code ImagePullBackOff}
+ * @param message one sentence: what holds the rollout, where, since when
+ * @param ready READY/DESIRED as {@code kubectl get ds} would show it after recounting, e.g. 2/3
+ * @param stalledSince when the primary node began holding the rollout back
+ * @param lastObserved when the operator last wrote a change of this stall
+ * @param resolvedAt when the stall was resolved; null while active
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RolloutStallStatus(
+    String phase,
+    String node,
+    List<StalledNode> nodes,
+    Integer stalledNodeCount,
+    String cause,
+    String reason,
+    String message,
+    Revision oldRevision,
+    Revision newRevision,
+    StallCounts counts,
+    String ready,
+    NodeSplit split,
+    String stalledSince,
+    String lastObserved,
+    String resolvedAt,
+    List<Condition> conditions) {
+
+  public static final String ACTIVE = "Active";
+  public static final String RESOLVED = "Resolved";
+
+  /** True while the rollout is stalled. */
+  public boolean active() {
+    return ACTIVE.equals(phase);
+  }
+
+  /** A copy that differs only in {@code lastObserved}: used to tell real changes apart. */
+  public RolloutStallStatus withLastObserved(String value) {
+    return new RolloutStallStatus(
+        phase,
+        node,
+        nodes,
+        stalledNodeCount,
+        cause,
+        reason,
+        message,
+        oldRevision,
+        newRevision,
+        counts,
+        ready,
+        split,
+        stalledSince,
+        value,
+        resolvedAt,
+        conditions);
+  }
+
+  /** One node that holds the rollout back. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record StalledNode(
+      String name, String cause, String reason, String message, String since) {}
+
+  /**
+   * A revision of the DaemonSet.
+   *
+   * @param hash the {@code controller-revision-hash}
+   * @param revision the ControllerRevision's {@code .revision}, null when only known from pods
+   * @param images the images of its template
+   * @param image the images joined by {@code ", "}, for a printer column
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Revision(String hash, Long revision, List<String> images, String image) {}
+
+  /** The DaemonSet's numbers, recomputed by the analyzer. */
+  public record StallCounts(
+      int desired,
+      int current,
+      int ready,
+      int upToDate,
+      int available,
+      int unavailable,
+      int misscheduled) {}
+
+  /**
+   * How many nodes run each revision.
+   *
+   * @param summary e.g. {@code 2 old / 0 new / 1 none}
+   */
+  public record NodeSplit(
+      @com.fasterxml.jackson.annotation.JsonProperty("old") int oldNodes,
+      @com.fasterxml.jackson.annotation.JsonProperty("new") int newNodes,
+      @com.fasterxml.jackson.annotation.JsonProperty("none") int noneNodes,
+      String summary) {}
+}

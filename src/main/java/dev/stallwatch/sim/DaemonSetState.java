@@ -1,0 +1,158 @@
+package dev.stallwatch.sim;
+
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.kube.PodTemplates;
+import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.IntOrPercent;
+import dev.stallwatch.rollout.NodeEligibility;
+import dev.stallwatch.rollout.PodAvailability;
+import dev.stallwatch.rollout.PodTemplateView;
+import dev.stallwatch.rollout.PodView;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetUpdateStrategy;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One DaemonSet as the controller reads it at the start of a sync: the object, every node (by
+ * name), and its daemon pods grouped by the node they target (upstream {@code
+ * getNodesToDaemonPods}, leaving out pods that are both terminal and being deleted).
+ */
+final class DaemonSetState {
+
+  static final String TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation";
+
+  final DaemonSet ds;
+  final List<Node> nodes;
+  final Map<String, Node> nodesByName = new TreeMap<>();
+  final Map<String, List<Pod>> podsByNode = new TreeMap<>();
+  final PodTemplateView template;
+  final Instant now;
+
+  DaemonSetState(DaemonSet ds, List<Node> nodes, List<Pod> namespacePods, Instant now) {
+    this.ds = ds;
+    this.nodes =
+        nodes.stream().sorted(Comparator.comparing(n -> n.getMetadata().getName())).toList();
+    this.nodes.forEach(n -> nodesByName.put(n.getMetadata().getName(), n));
+    this.template =
+        PodTemplates.view(ds.getSpec().getTemplate(), KubeViews.describe(ds), "spec.template");
+    this.now = now;
+    for (Pod pod : namespacePods) {
+      if (!ownedBy(pod, ds)) {
+        continue;
+      }
+      boolean terminal =
+          "Failed".equals(pod.getStatus() == null ? null : pod.getStatus().getPhase())
+              || "Succeeded".equals(pod.getStatus() == null ? null : pod.getStatus().getPhase());
+      if (terminal && pod.getMetadata().getDeletionTimestamp() != null) {
+        continue;
+      }
+      podsByNode.computeIfAbsent(PodPlacement.targetNode(pod), k -> new ArrayList<>()).add(pod);
+    }
+    podsByNode.values().forEach(list -> list.sort(OLDEST_FIRST));
+  }
+
+  /** Upstream's {@code podByCreationTimestampAndPhase}, the core's comparator. */
+  static final Comparator<Pod> OLDEST_FIRST =
+      (a, b) -> PodAvailability.OLDEST_FIRST.compare(KubeViews.pod(a), KubeViews.pod(b));
+
+  static boolean ownedBy(Pod pod, DaemonSet ds) {
+    var refs = pod.getMetadata().getOwnerReferences();
+    return refs != null
+        && refs.stream()
+            .anyMatch(
+                r ->
+                    Boolean.TRUE.equals(r.getController())
+                        && Objects.equals(r.getUid(), ds.getMetadata().getUid()));
+  }
+
+  String name() {
+    return ds.getMetadata().getName();
+  }
+
+  String namespace() {
+    return ds.getMetadata().getNamespace();
+  }
+
+  int minReadySeconds() {
+    return ds.getSpec().getMinReadySeconds() == null ? 0 : ds.getSpec().getMinReadySeconds();
+  }
+
+  private final Map<String, NodeEligibility.Fit> fits = new HashMap<>();
+  private final Map<Pod, PodView> views = new IdentityHashMap<>();
+
+  NodeEligibility.Fit fit(Node node) {
+    return fits.computeIfAbsent(
+        node.getMetadata().getName(),
+        n -> NodeEligibility.evaluate(KubeViews.node(node), template));
+  }
+
+  private PodView viewOf(Pod pod) {
+    return views.computeIfAbsent(pod, KubeViews::pod);
+  }
+
+  List<Pod> podsOn(String node) {
+    return podsByNode.getOrDefault(node, List.of());
+  }
+
+  boolean isAvailable(Pod pod) {
+    return PodAvailability.isAvailable(viewOf(pod), minReadySeconds(), now);
+  }
+
+  boolean isReady(Pod pod) {
+    return PodAvailability.isReady(viewOf(pod));
+  }
+
+  /** The template generation annotation, or null when absent or unparsable. */
+  Long templateGeneration() {
+    var annotations = ds.getMetadata().getAnnotations();
+    String raw = annotations == null ? null : annotations.get(TEMPLATE_GENERATION_ANNOTATION);
+    if (raw == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(raw.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  boolean isUpdated(Pod pod, String hash) {
+    return PodAvailability.isUpdated(viewOf(pod), hash, templateGeneration());
+  }
+
+  boolean onDelete() {
+    DaemonSetUpdateStrategy s = ds.getSpec().getUpdateStrategy();
+    return s != null && "OnDelete".equals(s.getType());
+  }
+
+  /** The strategy in the core's shape; the API defaults RollingUpdate, maxUnavailable 1. */
+  DaemonSetView.UpdateStrategy strategy() {
+    DaemonSetUpdateStrategy s = ds.getSpec().getUpdateStrategy();
+    if (s == null) {
+      return DaemonSetView.UpdateStrategy.DEFAULT;
+    }
+    var ru = s.getRollingUpdate();
+    return new DaemonSetView.UpdateStrategy(
+        "OnDelete".equals(s.getType()),
+        ru == null ? null : intOrPercent(ru.getMaxUnavailable()),
+        ru == null ? null : intOrPercent(ru.getMaxSurge()));
+  }
+
+  private static IntOrPercent intOrPercent(IntOrString v) {
+    if (v == null) {
+      return null;
+    }
+    return IntOrPercent.parse(v.getIntVal() != null ? v.getIntVal() : v.getStrVal());
+  }
+}

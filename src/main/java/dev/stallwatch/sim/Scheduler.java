@@ -1,0 +1,223 @@
+package dev.stallwatch.sim;
+
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.kube.PodTemplates;
+import dev.stallwatch.rollout.NodeEligibility;
+import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.rollout.PodTemplateView;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The simulated scheduler: binds each pending pod to the node its required affinity pins it to when
+ * that node's taints, selector and free cpu, memory and extended resources allow; otherwise marks
+ * it {@code PodScheduled=False}, reason {@code Unschedulable}, with a message in the scheduler's
+ * shape ({@code 0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match
+ * Pod's node affinity/selector. preemption: …}). Filters run per node in upstream's order — taints,
+ * affinity/selector, resources — and the first failure names the node's reason.
+ */
+public final class Scheduler {
+
+  static final String AFFINITY_MISMATCH = "node(s) didn't match Pod's node affinity/selector";
+
+  private final KubernetesClient client;
+  private final Clock clock;
+
+  public Scheduler(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  /** One scheduling pass over every pending pod; returns how many were bound. */
+  public int schedulePending() {
+    List<Node> nodes =
+        client.nodes().list().getItems().stream()
+            .sorted(Comparator.comparing(n -> n.getMetadata().getName()))
+            .toList();
+    List<Pod> pods = client.pods().inAnyNamespace().list().getItems();
+    Map<String, List<Pod>> bound = new HashMap<>();
+    List<Pod> pending = new ArrayList<>();
+    for (Pod p : pods) {
+      String node = p.getSpec().getNodeName();
+      if (node != null && !node.isEmpty()) {
+        bound.computeIfAbsent(node, k -> new ArrayList<>()).add(p);
+      } else if (p.getMetadata().getDeletionTimestamp() == null) {
+        pending.add(p);
+      }
+    }
+    pending.sort(
+        Comparator.comparing((Pod p) -> p.getMetadata().getNamespace())
+            .thenComparing(p -> p.getMetadata().getName()));
+    int count = 0;
+    for (Pod pod : pending) {
+      Map<String, List<String>> failures = new TreeMap<>();
+      Node chosen = null;
+      for (Node node : nodes) {
+        List<String> why =
+            filter(pod, node, bound.getOrDefault(node.getMetadata().getName(), List.of()));
+        if (why.isEmpty()) {
+          chosen = node;
+          break;
+        }
+        failures.put(node.getMetadata().getName(), why);
+      }
+      if (chosen != null) {
+        bind(pod, chosen);
+        bound.computeIfAbsent(chosen.getMetadata().getName(), k -> new ArrayList<>()).add(pod);
+        count++;
+      } else {
+        markUnschedulable(pod, message(nodes.size(), failures));
+      }
+    }
+    return count;
+  }
+
+  /** The reasons {@code node} cannot take {@code pod}; empty when it fits. */
+  static List<String> filter(Pod pod, Node node, List<Pod> podsOnNode) {
+    NodeView nodeView = KubeViews.node(node);
+    PodTemplateSpec asTemplate = new PodTemplateSpec(pod.getMetadata(), pod.getSpec());
+    PodTemplateView podView = PodTemplates.view(asTemplate, KubeViews.describe(pod), "spec");
+    var untolerated = untoleratedTaint(nodeView, podView);
+    if (untolerated != null) {
+      return List.of(
+          "node(s) had untolerated taint {" + untolerated.key() + ": " + untolerated.value() + "}");
+    }
+    PodTemplateView placementOnly =
+        new PodTemplateView(
+            Map.of(),
+            podView.nodeSelector(),
+            podView.requiredNodeAffinity(),
+            List.of(new PodTemplateView.Toleration("", "Exists", "", "", null)),
+            podView.nodeName(),
+            podView.hostNetwork(),
+            List.of(),
+            List.of(),
+            null);
+    if (!NodeEligibility.evaluate(nodeView, placementOnly).shouldRun()) {
+      return List.of(AFFINITY_MISMATCH);
+    }
+    Map<String, BigDecimal> free = PodResources.allocatable(node);
+    Map<String, BigDecimal> used = PodResources.used(podsOnNode);
+    List<String> insufficient = new ArrayList<>();
+    PodResources.requests(pod)
+        .forEach(
+            (resource, want) -> {
+              if (want.signum() <= 0) {
+                return;
+              }
+              BigDecimal have = free.getOrDefault(resource, BigDecimal.ZERO);
+              BigDecimal taken = used.getOrDefault(resource, BigDecimal.ZERO);
+              if (taken.add(want).compareTo(have) > 0) {
+                insufficient.add("Insufficient " + resource);
+              }
+            });
+    return insufficient;
+  }
+
+  /** The first NoSchedule / NoExecute taint the pod's tolerations do not cover, or null. */
+  private static NodeView.Taint untoleratedTaint(NodeView node, PodTemplateView pod) {
+    PodTemplateView tolerationsOnly =
+        new PodTemplateView(
+            Map.of(),
+            Map.of(),
+            null,
+            pod.tolerations(),
+            "",
+            pod.hostNetwork(),
+            List.of(),
+            List.of(),
+            null);
+    for (NodeView.Taint taint : node.taints()) {
+      NodeView single = new NodeView(node.name(), node.labels(), List.of(taint), false, null, null);
+      if (!NodeEligibility.evaluate(single, tolerationsOnly).shouldRun()) {
+        return taint;
+      }
+    }
+    return null;
+  }
+
+  /** Upstream's FitError text: reasons counted over nodes, sorted, then the preemption note. */
+  static String message(int nodeCount, Map<String, List<String>> failures) {
+    Map<String, Integer> counts = new TreeMap<>();
+    int helpful = 0;
+    for (List<String> why : failures.values()) {
+      why.forEach(r -> counts.merge(r, 1, Integer::sum));
+      if (why.stream().allMatch(r -> r.startsWith("Insufficient "))) {
+        helpful++;
+      }
+    }
+    List<String> parts = new ArrayList<>();
+    counts.forEach((reason, n) -> parts.add(n + " " + reason));
+    parts.sort(Comparator.naturalOrder());
+    StringBuilder s =
+        new StringBuilder()
+            .append(0)
+            .append('/')
+            .append(nodeCount)
+            .append(" nodes are available: ")
+            .append(String.join(", ", parts))
+            .append(". preemption: 0/")
+            .append(nodeCount)
+            .append(" nodes are available: ");
+    List<String> pre = new ArrayList<>();
+    if (helpful > 0) {
+      pre.add(helpful + " No preemption victims found for incoming pod");
+    }
+    int unhelpful = failures.size() - helpful;
+    if (unhelpful > 0) {
+      pre.add(unhelpful + " Preemption is not helpful for scheduling");
+    }
+    return s.append(String.join(", ", pre)).append('.').toString();
+  }
+
+  private void bind(Pod pod, Node node) {
+    String now = clock.instant().toString();
+    pod.getSpec().setNodeName(node.getMetadata().getName());
+    Pod bound = client.resource(pod).update();
+    bound.setStatus(withScheduled(bound.getStatus(), "True", null, null, now));
+    client.resource(bound).updateStatus();
+  }
+
+  private void markUnschedulable(Pod pod, String message) {
+    PodStatus before = pod.getStatus();
+    PodCondition current = PodConditions.condition(before, "PodScheduled");
+    if (current != null
+        && "False".equals(current.getStatus())
+        && "Unschedulable".equals(current.getReason())
+        && message.equals(current.getMessage())) {
+      return;
+    }
+    pod.setStatus(
+        withScheduled(before, "False", "Unschedulable", message, clock.instant().toString()));
+    if (pod.getStatus().getPhase() == null) {
+      pod.getStatus().setPhase("Pending");
+    }
+    client.resource(pod).updateStatus();
+  }
+
+  private static PodStatus withScheduled(
+      PodStatus before, String status, String reason, String message, String now) {
+    PodStatus s = before == null ? new PodStatus() : before;
+    PodCondition old = PodConditions.condition(s, "PodScheduled");
+    String since =
+        old != null && status.equals(old.getStatus()) ? old.getLastTransitionTime() : now;
+    PodCondition c = new PodCondition(null, since, message, null, reason, status, "PodScheduled");
+    s.setConditions(PodConditions.replace(s.getConditions(), c));
+    if (s.getPhase() == null) {
+      s.setPhase("Pending");
+    }
+    return s;
+  }
+}

@@ -1,0 +1,74 @@
+package dev.stallwatch.sim;
+
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Stands in for the API server's DaemonSet strategy, which the mock server lacks: it sets the
+ * annotation {@value DaemonSetState#TEMPLATE_GENERATION_ANNOTATION} to 1 on a new DaemonSet and
+ * bumps it whenever the pod template changes. Without it, pods of an old template would carry the
+ * current {@code pod-template-generation} label and count as updated. It runs first in every tick,
+ * so a template changed by anyone (scenario, {@code kubectl}, {@code stallwatch undo}) is seen with
+ * its new generation before the controller acts.
+ */
+final class TemplateGenerationKeeper {
+
+  private record Seen(String template, long generation) {}
+
+  private final KubernetesClient client;
+  private final Map<String, Seen> seen = new HashMap<>();
+
+  TemplateGenerationKeeper(KubernetesClient client) {
+    this.client = client;
+  }
+
+  void reconcileAll() {
+    for (DaemonSet ds : client.apps().daemonSets().inAnyNamespace().list().getItems()) {
+      reconcile(ds);
+    }
+  }
+
+  private void reconcile(DaemonSet ds) {
+    String uid = ds.getMetadata().getUid();
+    String template = TemplateHash.canonicalJson(ds.getSpec().getTemplate());
+    String raw =
+        ds.getMetadata().getAnnotations() == null
+            ? null
+            : ds.getMetadata().getAnnotations().get(DaemonSetState.TEMPLATE_GENERATION_ANNOTATION);
+    Seen before = seen.get(uid);
+    long want;
+    if (before == null) {
+      want = raw == null ? 1 : parse(raw, 1);
+    } else if (!before.template().equals(template)
+        && parse(raw, before.generation()) <= before.generation()) {
+      want = before.generation() + 1;
+    } else {
+      want = parse(raw, before.generation());
+    }
+    seen.put(uid, new Seen(template, want));
+    if (!Long.toString(want).equals(raw)) {
+      client
+          .resource(ds)
+          .edit(
+              d -> {
+                Map<String, String> a =
+                    d.getMetadata().getAnnotations() == null
+                        ? new HashMap<>()
+                        : new HashMap<>(d.getMetadata().getAnnotations());
+                a.put(DaemonSetState.TEMPLATE_GENERATION_ANNOTATION, Long.toString(want));
+                d.getMetadata().setAnnotations(a);
+                return d;
+              });
+    }
+  }
+
+  private static long parse(String raw, long fallback) {
+    try {
+      return raw == null ? fallback : Long.parseLong(raw.trim());
+    } catch (NumberFormatException e) {
+      return fallback;
+    }
+  }
+}

@@ -1,0 +1,233 @@
+package dev.stallwatch.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stallwatch.kube.KubeViews;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CachePruningTest {
+  private final KubernetesSerialization json = new KubernetesSerialization();
+
+  /** A DaemonSet pod as a real API server returns it, with the bulk a cache does not need. */
+  static Pod toolkitPod() {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName("nvidia-container-toolkit-x7k2p")
+        .withNamespace("gpu-operator")
+        .withUid("3f1c")
+        .withResourceVersion("4711")
+        .withCreationTimestamp("2026-12-02T10:00:00Z")
+        .addToLabels("controller-revision-hash", "7f6c8d9b4")
+        .addToLabels("pod-template-generation", "2")
+        .addToLabels("app", "nvidia-container-toolkit")
+        .addToAnnotations("kubectl.kubernetes.io/restartedAt", "2026-12-01T00:00:00Z")
+        .addNewOwnerReference()
+        .withApiVersion("apps/v1")
+        .withKind("DaemonSet")
+        .withName("nvidia-container-toolkit")
+        .withUid("uid-1")
+        .withController(true)
+        .endOwnerReference()
+        .withManagedFields(
+            new ManagedFieldsEntryBuilder()
+                .withManager("kube-controller-manager")
+                .withOperation("Update")
+                .withApiVersion("v1")
+                .withFieldsType("FieldsV1")
+                .withNewFieldsV1()
+                .addToAdditionalProperties(
+                    "f:metadata",
+                    Map.of(
+                        "f:labels",
+                        Map.of("f:app", Map.of(), "f:pod-template-generation", Map.of())))
+                .addToAdditionalProperties(
+                    "f:spec", Map.of("f:containers", Map.of("k:{\"name\":\"toolkit\"}", Map.of())))
+                .endFieldsV1()
+                .build(),
+            new ManagedFieldsEntryBuilder()
+                .withManager("kubelet")
+                .withOperation("Update")
+                .withSubresource("status")
+                .withNewFieldsV1()
+                .addToAdditionalProperties(
+                    "f:status", Map.of("f:conditions", Map.of("k:{\"type\":\"Ready\"}", Map.of())))
+                .endFieldsV1()
+                .build())
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName("gpu-node-1")
+        .withServiceAccountName("nvidia-container-toolkit")
+        .addNewContainer()
+        .withName("toolkit")
+        .withImage("nvcr.io/nvidia/k8s/container-toolkit:v1.14.9")
+        .withCommand("/bin/bash", "-c")
+        .withArgs("nvidia-toolkit --restart-mode=systemd /usr/local/nvidia")
+        .addNewEnv()
+        .withName("RUNTIME_ARGS")
+        .withValue(
+            "--socket /runtime/sock-dir/containerd.sock --config /runtime/config-dir/config.toml")
+        .endEnv()
+        .addNewEnv()
+        .withName("CONTAINERD_RUNTIME_CLASS")
+        .withValue("nvidia")
+        .endEnv()
+        .addNewVolumeMount()
+        .withName("host-root")
+        .withMountPath("/host")
+        .endVolumeMount()
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("100m"))
+        .endResources()
+        .endContainer()
+        .addNewVolume()
+        .withName("host-root")
+        .withNewHostPath()
+        .withPath("/")
+        .endHostPath()
+        .endVolume()
+        .addNewToleration()
+        .withKey("nvidia.com/gpu")
+        .withOperator("Exists")
+        .withEffect("NoSchedule")
+        .endToleration()
+        .endSpec()
+        .withNewStatus()
+        .withPhase("Pending")
+        .withHostIP("10.0.0.11")
+        .addNewPodIP()
+        .withIp("10.244.1.7")
+        .endPodIP()
+        .addNewCondition()
+        .withType("Ready")
+        .withStatus("False")
+        .endCondition()
+        .addNewContainerStatus()
+        .withName("toolkit")
+        .withImage("nvcr.io/nvidia/k8s/container-toolkit:v1.14.9")
+        .withReady(false)
+        .withRestartCount(0)
+        .withNewState()
+        .withNewWaiting()
+        .withReason("ImagePullBackOff")
+        .withMessage("Back-off pulling image")
+        .endWaiting()
+        .endState()
+        .endContainerStatus()
+        .endStatus()
+        .build();
+  }
+
+  @Test
+  void aPrunedPodKeepsWhatTheAnalyzerReadsAndIsLessThanHalfTheBytes() {
+    Pod pod = toolkitPod();
+    Pod pruned = CachePruning.pod(pod);
+
+    assertThat(pruned.getMetadata().getManagedFields()).isNullOrEmpty();
+    assertThat(pruned.getMetadata().getLabels()).isEqualTo(pod.getMetadata().getLabels());
+    assertThat(pruned.getMetadata().getOwnerReferences())
+        .isEqualTo(pod.getMetadata().getOwnerReferences());
+    assertThat(pruned.getSpec().getNodeName()).isEqualTo("gpu-node-1");
+    assertThat(pruned.getSpec().getContainers().get(0).getImage())
+        .isEqualTo("nvcr.io/nvidia/k8s/container-toolkit:v1.14.9");
+    assertThat(pruned.getSpec().getContainers().get(0).getEnv()).isNullOrEmpty();
+    assertThat(pruned.getSpec().getVolumes()).isNullOrEmpty();
+    assertThat(pruned.getStatus()).isEqualTo(pod.getStatus());
+
+    int before = bytes(pod);
+    int after = bytes(pruned);
+    System.out.printf("bytes per cached pod: %d before pruning, %d after%n", before, after);
+    assertThat(after).isLessThan(before / 2);
+  }
+
+  @Test
+  void theAnalyzerSeesThePrunedPodAndNodeExactlyAsTheOriginals() {
+    Pod pod = toolkitPod();
+    assertThat(KubeViews.pod(CachePruning.pod(pod))).isEqualTo(KubeViews.pod(pod));
+    Node node =
+        new NodeBuilder()
+            .withNewMetadata()
+            .withName("gpu-node-1")
+            .withCreationTimestamp("2026-12-01T00:00:00Z")
+            .addToLabels("nvidia.com/gpu.present", "true")
+            .endMetadata()
+            .withNewSpec()
+            .addNewTaint()
+            .withKey("nvidia.com/gpu")
+            .withEffect("NoSchedule")
+            .endTaint()
+            .endSpec()
+            .withNewStatus()
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus("True")
+            .withLastHeartbeatTime("2026-12-02T10:00:00Z")
+            .withLastTransitionTime("2026-12-01T00:00:00Z")
+            .endCondition()
+            .addNewImage()
+            .withNames("nvcr.io/nvidia/k8s/container-toolkit:v1.14.3")
+            .withSizeBytes(123456789L)
+            .endImage()
+            .endStatus()
+            .build();
+    assertThat(KubeViews.node(CachePruning.node(node))).isEqualTo(KubeViews.node(node));
+    assertThat(bytes(CachePruning.node(node))).isLessThan(bytes(node));
+  }
+
+  @Test
+  void aRevisionOfAnotherOwnerKeepsOnlyItsMetadata() {
+    ControllerRevision statefulSetRevision =
+        new ControllerRevisionBuilder()
+            .withNewMetadata()
+            .withName("db-5b8c")
+            .withNamespace("data")
+            .addNewOwnerReference()
+            .withKind("StatefulSet")
+            .withName("db")
+            .endOwnerReference()
+            .endMetadata()
+            .withRevision(3L)
+            .withData(Map.of("spec", Map.of("template", Map.of("big", "x".repeat(500)))))
+            .build();
+    ControllerRevision pruned = CachePruning.revision(statefulSetRevision);
+    assertThat(pruned.getData()).isNull();
+    assertThat(pruned.getRevision()).isEqualTo(3L);
+  }
+
+  @Test
+  void aDaemonSetLosesManagedFieldsAndLastAppliedButKeepsItsOwnAnnotations() {
+    DaemonSet ds =
+        new DaemonSetBuilder()
+            .withNewMetadata()
+            .withName("toolkit")
+            .addToAnnotations(CachePruning.LAST_APPLIED, "{\"huge\":true}")
+            .addToAnnotations("deprecated.daemonset.template.generation", "2")
+            .withManagedFields(new ManagedFieldsEntryBuilder().withManager("kubectl").build())
+            .endMetadata()
+            .withNewSpec()
+            .withMinReadySeconds(10)
+            .endSpec()
+            .build();
+    DaemonSet pruned = CachePruning.daemonSet(ds);
+    assertThat(pruned.getMetadata().getAnnotations())
+        .containsOnlyKeys("deprecated.daemonset.template.generation");
+    assertThat(pruned.getMetadata().getManagedFields()).isNullOrEmpty();
+    assertThat(pruned.getSpec()).isEqualTo(ds.getSpec());
+  }
+
+  private int bytes(Object o) {
+    return json.asJson(o).getBytes(StandardCharsets.UTF_8).length;
+  }
+}

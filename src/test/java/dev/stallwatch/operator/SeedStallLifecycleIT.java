@@ -1,0 +1,128 @@
+package dev.stallwatch.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stallwatch.operator.crd.RolloutStall;
+import io.fabric8.kubernetes.api.model.Event;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class SeedStallLifecycleIT {
+  private static final String NS = TestingRollout.NS;
+  private static final String NAME = TestingRollout.DS;
+  // The mock stamps creationTimestamp itself: the stall must come from the reconciler
+  // rescheduling itself for the instant the node crosses stall-after, not from old timestamps.
+  private static final Duration STALL_AFTER = Duration.ofSeconds(3);
+
+  private TestingCluster cluster;
+  private StallwatchOperator operator;
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  @BeforeEach
+  void start() {
+    cluster = new TestingCluster();
+  }
+
+  @AfterEach
+  void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+    cluster.close();
+  }
+
+  private void startOperator() {
+    OperatorSettings settings =
+        new OperatorSettings(Set.of(), STALL_AFTER, Duration.ofHours(24), 0, false, null);
+    operator =
+        StallwatchOperator.start(
+            cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
+  }
+
+  @Test
+  void anUnpullableImageBecomesARolloutStallAMetricAndAnEventThenARollbackResolvesIt() {
+    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
+    TestingRollout rollout =
+        new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+            .stalledOnFirstNode();
+    startOperator();
+
+    RolloutStall stall =
+        await().atMost(Duration.ofSeconds(20)).until(() -> activeStall(), s -> s != null);
+    assertThat(stall.getMetadata().getName()).isEqualTo(NAME + "-" + TestingRollout.NEW_HASH);
+    assertThat(stall.getSpec().daemonSet()).isEqualTo(NAME);
+    assertThat(stall.getStatus().node()).isEqualTo("gpu-node-1");
+    assertThat(stall.getStatus().cause()).isEqualTo("ImagePull");
+    assertThat(stall.getStatus().oldRevision().hash()).isEqualTo(TestingRollout.OLD_HASH);
+    assertThat(stall.getStatus().newRevision().hash()).isEqualTo(TestingRollout.NEW_HASH);
+    assertThat(stall.getStatus().ready()).isEqualTo("2/3");
+    assertThat(stall.getStatus().split().summary()).isEqualTo("2 old / 0 new / 1 none");
+    assertThat(stall.getMetadata().getOwnerReferences().get(0).getName()).isEqualTo(NAME);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(registry.scrape())
+                    .contains(
+                        "stallwatch_rollout_stalled{cause=\"ImagePull\",daemonset=\""
+                            + NAME
+                            + "\",namespace=\""
+                            + NS
+                            + "\"} 1.0"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(events("RolloutStalled")).hasSize(1));
+    assertThat(events("RolloutStalled").get(0).getMessage())
+        .contains("gpu-node-1")
+        .contains("ImagePull")
+        .contains(TestingRollout.NEW_HASH);
+
+    rollout.rolledBack();
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              RolloutStall resolved = stall(NAME + "-" + TestingRollout.NEW_HASH);
+              assertThat(resolved.getStatus().phase()).isEqualTo("Resolved");
+              assertThat(resolved.getStatus().resolvedAt()).isNotNull();
+              assertThat(resolved.getStatus().conditions().get(0).getReason())
+                  .isEqualTo("RolledBack");
+            });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(events("RolloutResolved")).hasSize(1));
+    assertThat(registry.scrape())
+        .doesNotContain("stallwatch_rollout_stalled{")
+        // JOSDK's own controller metrics share the registry.
+        .contains("operator_sdk_reconciliations_started");
+    assertThat(events("RolloutStalled")).hasSize(1);
+  }
+
+  private RolloutStall activeStall() {
+    return cluster.client.resources(RolloutStall.class).inNamespace(NS).list().getItems().stream()
+        .filter(s -> s.getStatus() != null && s.getStatus().active())
+        .findFirst()
+        .orElse(null);
+  }
+
+  private RolloutStall stall(String name) {
+    return cluster.client.resources(RolloutStall.class).inNamespace(NS).withName(name).get();
+  }
+
+  private List<Event> events(String reason) {
+    return cluster.client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .filter(e -> NAME.equals(e.getInvolvedObject().getName()))
+        .toList();
+  }
+}

@@ -1,0 +1,182 @@
+package dev.stallwatch.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stallwatch.operator.crd.RolloutStall;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class StallEdgeCasesIT {
+  private static final Duration STALL_AFTER = Duration.ofSeconds(2);
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private TestingCluster cluster;
+  private StallwatchOperator operator;
+  private PrometheusMeterRegistry registry;
+
+  @BeforeEach
+  void start() {
+    cluster = new TestingCluster();
+    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
+  }
+
+  @AfterEach
+  void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+    cluster.close();
+  }
+
+  private void startOperator() {
+    registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    OperatorSettings settings =
+        new OperatorSettings(Set.of(), STALL_AFTER, Duration.ofHours(24), 0, false, null);
+    operator =
+        StallwatchOperator.start(
+            cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
+  }
+
+  private TestingRollout stalled(String namespace, String name) {
+    return new TestingRollout(cluster.client, namespace, name, Instant.now()).stalledOnFirstNode();
+  }
+
+  @Test
+  void aRestartMidStallNeitherDuplicatesNorLosesTheStallAndKeepsStalledSince() {
+    stalled("gpu-operator", "toolkit");
+    startOperator();
+    RolloutStall before = await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+
+    operator.close();
+    startOperator();
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(registry.scrape()).contains("stallwatch_rollout_stalled{"));
+    List<RolloutStall> stalls = stalls("gpu-operator");
+    assertThat(stalls).hasSize(1);
+    RolloutStall after = stalls.get(0);
+    assertThat(after.getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
+    assertThat(after.getStatus().phase()).isEqualTo("Active");
+    assertThat(after.getStatus().stalledSince()).isEqualTo(before.getStatus().stalledSince());
+    assertThat(after.getStatus().conditions().get(0).getLastTransitionTime())
+        .isEqualTo(before.getStatus().conditions().get(0).getLastTransitionTime());
+    assertThat(events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
+  }
+
+  @Test
+  void aDaemonSetDeletedMidStallTakesItsStallAndItsSeriesAlong() {
+    stalled("gpu-operator", "toolkit");
+    startOperator();
+    await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(() -> assertThat(registry.scrape()).contains("daemonset=\"toolkit\""));
+
+    cluster.client.apps().daemonSets().inNamespace("gpu-operator").withName("toolkit").delete();
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(stalls("gpu-operator")).isEmpty();
+              assertThat(registry.scrape()).doesNotContain("daemonset=\"toolkit\"");
+            });
+  }
+
+  @Test
+  void twoDaemonSetsStalledInDifferentNamespacesGetOneStallEach() {
+    stalled("gpu-a", "toolkit");
+    stalled("gpu-b", "driver");
+    startOperator();
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(active("gpu-a")).isNotNull();
+              assertThat(active("gpu-b")).isNotNull();
+            });
+    assertThat(active("gpu-a").getSpec().daemonSet()).isEqualTo("toolkit");
+    assertThat(active("gpu-b").getSpec().daemonSet()).isEqualTo("driver");
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(registry.scrape())
+                    .contains("daemonset=\"toolkit\",namespace=\"gpu-a\"")
+                    .contains("daemonset=\"driver\",namespace=\"gpu-b\""));
+  }
+
+  @Test
+  void aMalformedDaemonSetIsReportedOnceAndTheHealthyOnesStayWatched() {
+    DaemonSet broken =
+        new DaemonSetBuilder()
+            .withNewMetadata()
+            .withNamespace("gpu-operator")
+            .withName("broken")
+            .endMetadata()
+            .withNewSpec()
+            .withNewUpdateStrategy()
+            .withType("RollingUpdate")
+            .withNewRollingUpdate()
+            .withMaxUnavailable(new IntOrString("lots"))
+            .endRollingUpdate()
+            .endUpdateStrategy()
+            .withNewTemplate()
+            .withNewSpec()
+            .addNewContainer()
+            .withName("c")
+            .withImage("busybox")
+            .endContainer()
+            .endSpec()
+            .endTemplate()
+            .endSpec()
+            .build();
+    cluster.client.resource(broken).create();
+    stalled("gpu-operator", "toolkit");
+    startOperator();
+
+    await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> assertThat(events("gpu-operator", "broken", StallEvents.INVALID)).hasSize(1));
+    assertThat(events("gpu-operator", "broken", StallEvents.INVALID).get(0).getMessage())
+        .contains("broken")
+        .contains("maxUnavailable");
+    assertThat(stalls("gpu-operator"))
+        .extracting(s -> s.getSpec().daemonSet())
+        .containsExactly("toolkit");
+  }
+
+  private List<RolloutStall> stalls(String namespace) {
+    return cluster.client.resources(RolloutStall.class).inNamespace(namespace).list().getItems();
+  }
+
+  private RolloutStall active(String namespace) {
+    return stalls(namespace).stream()
+        .filter(s -> s.getStatus() != null && s.getStatus().active())
+        .findFirst()
+        .orElse(null);
+  }
+
+  private List<Event> events(String namespace, String name, String reason) {
+    return cluster.client.v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .filter(e -> name.equals(e.getInvolvedObject().getName()))
+        .toList();
+  }
+}

@@ -1,0 +1,79 @@
+package dev.stallwatch.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class StallMetricsTest {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final StallMetrics metrics = new StallMetrics(registry);
+  private final Instant since = Instant.parse("2026-12-02T10:00:00Z");
+
+  @Test
+  void aStalledDaemonSetExportsTheStallSeriesAndItsSplit() {
+    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.countStall("gpu", "toolkit", "ImagePull");
+
+    String scrape = registry.scrape();
+    assertThat(scrape)
+        .contains(
+            "stallwatch_rollout_stalled{cause=\"ImagePull\",daemonset=\"toolkit\",namespace=\"gpu\"} 1.0")
+        .contains("stallwatch_rollout_stalled_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 1.0")
+        .contains(
+            "stallwatch_rollout_stall_started_timestamp_seconds{daemonset=\"toolkit\",namespace=\"gpu\"} "
+                + "1.7962056E9")
+        .contains(
+            "stallwatch_daemonset_nodes{daemonset=\"toolkit\",namespace=\"gpu\",revision=\"old\"} 2.0")
+        .contains(
+            "stallwatch_daemonset_nodes{daemonset=\"toolkit\",namespace=\"gpu\",revision=\"none\"} 1.0")
+        .contains(
+            "stallwatch_stalls_total{cause=\"ImagePull\",daemonset=\"toolkit\",namespace=\"gpu\"} 1.0");
+  }
+
+  @Test
+  void resolvingRemovesTheStallSeriesButKeepsTheSplitAndTheCount() {
+    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.countStall("gpu", "toolkit", "ImagePull");
+    metrics.observe("gpu", "toolkit", new int[] {3, 0, 0}, null);
+
+    String scrape = registry.scrape();
+    assertThat(scrape)
+        .doesNotContain("stallwatch_rollout_stalled{")
+        .doesNotContain("stallwatch_rollout_stalled_nodes{")
+        .doesNotContain("stallwatch_rollout_stall_started_timestamp_seconds{")
+        .contains(
+            "stallwatch_daemonset_nodes{daemonset=\"toolkit\",namespace=\"gpu\",revision=\"old\"} 3.0")
+        .contains("stallwatch_stalls_total{");
+  }
+
+  @Test
+  void aNewCauseReplacesTheSeriesOfTheOldOne() {
+    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", new int[] {1, 0, 2}, stall("CrashLoop", 2));
+
+    String scrape = registry.scrape();
+    assertThat(scrape)
+        .doesNotContain("cause=\"ImagePull\"")
+        .contains("stallwatch_rollout_stalled{cause=\"CrashLoop\"")
+        .contains("stallwatch_rollout_stalled_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 2.0");
+  }
+
+  @Test
+  void aDeletedDaemonSetLeavesNoSeriesBehind() {
+    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.countStall("gpu", "toolkit", "ImagePull");
+    metrics.observe("net", "cni", new int[] {0, 3, 0}, null);
+    metrics.forget("gpu", "toolkit");
+
+    String scrape = registry.scrape();
+    assertThat(scrape).doesNotContain("daemonset=\"toolkit\"").contains("daemonset=\"cni\"");
+  }
+
+  private StallMetrics.ActiveStall stall(String cause, int nodes) {
+    return new StallMetrics.ActiveStall(cause, nodes, since);
+  }
+}

@@ -1,0 +1,159 @@
+package dev.stallwatch.operator;
+
+import static dev.stallwatch.operator.TestingVerdicts.NEW;
+import static dev.stallwatch.operator.TestingVerdicts.OLD;
+import static dev.stallwatch.operator.TestingVerdicts.notStalled;
+import static dev.stallwatch.operator.TestingVerdicts.stall;
+import static dev.stallwatch.operator.TestingVerdicts.stalled;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stallwatch.operator.StallPlan.Kind;
+import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.Phase;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StallPlannerTest {
+  private final Duration ttl = Duration.ofHours(24);
+  private final StallPlanner planner = new StallPlanner(ttl);
+  private final Instant now = Instant.parse("2026-12-02T10:07:00Z");
+
+  @Test
+  void aStalledRolloutWithoutAStallCreatesOneOwnedByTheDaemonSet() {
+    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(), now);
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo(Kind.CREATE);
+              assertThat(c.transition()).isEqualTo(StallTransition.STALLED);
+              RolloutStall s = c.stall();
+              assertThat(s.getMetadata().getName()).isEqualTo("nvidia-container-toolkit-7f6c8d9b4");
+              assertThat(s.getMetadata().getNamespace()).isEqualTo("gpu-operator");
+              assertThat(s.getMetadata().getOwnerReferences())
+                  .singleElement()
+                  .satisfies(
+                      o -> {
+                        assertThat(o.getKind()).isEqualTo("DaemonSet");
+                        assertThat(o.getName()).isEqualTo("nvidia-container-toolkit");
+                        assertThat(o.getUid()).isEqualTo("uid-1");
+                      });
+              assertThat(s.getSpec().revision()).isEqualTo(NEW.hash());
+              assertThat(s.getStatus().phase()).isEqualTo("Active");
+            });
+    assertThat(plan.active()).isNotNull();
+  }
+
+  @Test
+  void aStallSeenAgainUnchangedPlansNoWrite() {
+    RolloutStall existing = created();
+    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(existing), now.plusSeconds(30));
+    assertThat(plan.changes()).isEmpty();
+    assertThat(plan.active().getStatus()).isSameAs(existing.getStatus());
+  }
+
+  @Test
+  void aHealthyRolloutWithoutStallsPlansNothing() {
+    StallPlan plan = planner.plan(notStalled(Phase.Complete, NEW), List.of(), now);
+    assertThat(plan.changes()).isEmpty();
+    assertThat(plan.active()).isNull();
+  }
+
+  @Test
+  void aRollbackResolvesTheStall() {
+    StallPlan plan = planner.plan(notStalled(Phase.Complete, OLD), List.of(created()), now);
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo(Kind.UPDATE_STATUS);
+              assertThat(c.transition()).isEqualTo(StallTransition.RESOLVED);
+              assertThat(c.resolution()).isEqualTo(Resolution.RolledBack);
+              assertThat(c.stall().getStatus().phase()).isEqualTo("Resolved");
+            });
+    assertThat(plan.active()).isNull();
+    assertThat(plan.nextExpiry()).isNull();
+  }
+
+  @Test
+  void aResolvedStallIsKeptUntilTheTtlThenDeleted() {
+    RolloutStall resolved = resolvedAt(now.minus(Duration.ofHours(1)), Map.of());
+    StallPlan keep = planner.plan(notStalled(Phase.Complete, OLD), List.of(resolved), now);
+    assertThat(keep.changes()).isEmpty();
+    assertThat(keep.nextExpiry()).isEqualTo(now.plus(Duration.ofHours(23)));
+
+    StallPlan delete =
+        planner.plan(
+            notStalled(Phase.Complete, OLD), List.of(resolved), now.plus(Duration.ofHours(23)));
+    assertThat(delete.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo(Kind.DELETE);
+              assertThat(c.transition()).isEqualTo(StallTransition.UNCHANGED);
+            });
+  }
+
+  @Test
+  void aResolvedStallOfTheCurrentRevisionStallsAgain() {
+    RolloutStall resolved = resolvedAt(now.minusSeconds(60), Map.of());
+    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(resolved), now);
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo(Kind.UPDATE_STATUS);
+              assertThat(c.transition()).isEqualTo(StallTransition.STALLED);
+              assertThat(c.stall().getStatus().phase()).isEqualTo("Active");
+            });
+  }
+
+  @Test
+  void anAcknowledgedExclusionIsResolvedAndNotRaisedAgainNorExpired() {
+    RolloutStall excluded =
+        stall(
+            StallRecord.active(stalled(Cause.NodeExcluded), null, now),
+            Map.of(RolloutStall.ACKNOWLEDGED, "true"));
+    StallPlan ack = planner.plan(stalled(Cause.NodeExcluded), List.of(excluded), now);
+    assertThat(ack.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.transition()).isEqualTo(StallTransition.RESOLVED);
+              assertThat(c.resolution()).isEqualTo(Resolution.Acknowledged);
+            });
+    RolloutStall acknowledged = ack.changes().get(0).stall();
+
+    Instant dayLater = now.plus(Duration.ofDays(2));
+    StallPlan later = planner.plan(stalled(Cause.NodeExcluded), List.of(acknowledged), dayLater);
+    assertThat(later.changes()).isEmpty();
+    assertThat(later.active()).isNull();
+  }
+
+  @Test
+  void aNewRevisionSupersedesTheOldStallAndOpensItsOwn() {
+    var third = new dev.stallwatch.rollout.RevisionSummary("0a1b2c3d4", 3L, List.of("t:v3"));
+    StallPlan plan = planner.plan(stalled(Cause.ImagePull, third, now), List.of(created()), now);
+    assertThat(plan.changes())
+        .extracting(StallPlan.Change::kind, StallPlan.Change::transition)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(Kind.UPDATE_STATUS, StallTransition.RESOLVED),
+            org.assertj.core.groups.Tuple.tuple(Kind.CREATE, StallTransition.STALLED));
+    assertThat(plan.active().getMetadata().getName())
+        .isEqualTo("nvidia-container-toolkit-0a1b2c3d4");
+  }
+
+  private RolloutStall created() {
+    return stall(StallRecord.active(stalled(Cause.ImagePull), null, now), Map.of());
+  }
+
+  private RolloutStall resolvedAt(Instant when, Map<String, String> annotations) {
+    var active = StallRecord.active(stalled(Cause.ImagePull), null, when.minusSeconds(60));
+    return stall(StallRecord.resolved(active, Resolution.RolledBack, "back", when), annotations);
+  }
+}

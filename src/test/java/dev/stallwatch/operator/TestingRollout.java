@@ -1,0 +1,262 @@
+package dev.stallwatch.operator;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Writes the seed story's objects straight into an API server, as the DaemonSet controller and
+ * kubelet would leave them: three GPU nodes, a DaemonSet at revision 2 whose new image cannot be
+ * pulled on gpu-node-1, the two others still on revision 1. Used where the simulator is not needed:
+ * the objects are what matters, not how they came to be.
+ */
+final class TestingRollout {
+  static final String NS = "gpu-operator";
+  static final String DS = "nvidia-container-toolkit";
+  static final String OLD_IMAGE = "nvcr.io/nvidia/k8s/container-toolkit:v1.14.3";
+  static final String NEW_IMAGE = "nvcr.io/nvidia/k8s/container-toolkit:v1.14.9-typo";
+  static final String OLD_HASH = "5d4b9c7f8";
+  static final String NEW_HASH = "7f6c8d9b4";
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String name;
+  private final Instant started;
+  private String uid;
+
+  TestingRollout(KubernetesClient client, String namespace, String name, Instant started) {
+    this.client = client;
+    this.namespace = namespace;
+    this.name = name;
+    this.started = started;
+  }
+
+  static void gpuNodes(KubernetesClient client, Instant created) {
+    for (int i = 1; i <= 3; i++) {
+      Node node =
+          new NodeBuilder()
+              .withNewMetadata()
+              .withName("gpu-node-" + i)
+              .withCreationTimestamp(created.toString())
+              .addToLabels("nvidia.com/gpu.present", "true")
+              .endMetadata()
+              .withNewSpec()
+              .endSpec()
+              .withNewStatus()
+              .addNewCondition()
+              .withType("Ready")
+              .withStatus("True")
+              .withLastTransitionTime(created.toString())
+              .endCondition()
+              .endStatus()
+              .build();
+      client.nodes().resource(node).create();
+    }
+  }
+
+  /** Revision 2 rolled out to gpu-node-1, where its image cannot be pulled. */
+  TestingRollout stalledOnFirstNode() {
+    DaemonSet ds = client.resource(daemonSet(NEW_IMAGE, 2)).create();
+    uid = ds.getMetadata().getUid();
+    revision(OLD_HASH, 1, OLD_IMAGE);
+    revision(NEW_HASH, 2, NEW_IMAGE);
+    pod("gpu-node-1", NEW_HASH, 2, NEW_IMAGE, false);
+    pod("gpu-node-2", OLD_HASH, 1, OLD_IMAGE, true);
+    pod("gpu-node-3", OLD_HASH, 1, OLD_IMAGE, true);
+    status(3, 2, 1, 2, 2);
+    return this;
+  }
+
+  /** What `kubectl rollout undo` leads to: the old template again, every node on it. */
+  void rolledBack() {
+    DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
+    ds.getSpec().setTemplate(template(OLD_IMAGE));
+    ds.getMetadata().getAnnotations().put("deprecated.daemonset.template.generation", "3");
+    ds.getMetadata().setGeneration(3L);
+    client.resource(ds).update();
+    ControllerRevision old =
+        client
+            .apps()
+            .controllerRevisions()
+            .inNamespace(namespace)
+            .withName(name + "-" + OLD_HASH)
+            .get();
+    old.setRevision(3L);
+    client.resource(old).update();
+    // The controller replaces the pod at once; writing it in place skips a pod-less instant.
+    Pod replaced = podObject("gpu-node-1", OLD_HASH, 3, OLD_IMAGE, true);
+    replaced.getMetadata().setResourceVersion(null);
+    client.resource(replaced).update();
+    status(3, 3, 3, 3, 3);
+  }
+
+  private DaemonSet daemonSet(String image, long generation) {
+    return new DaemonSetBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .withGeneration(generation)
+        .withCreationTimestamp(started.minusSeconds(3600).toString())
+        .addToAnnotations("deprecated.daemonset.template.generation", String.valueOf(generation))
+        .endMetadata()
+        .withNewSpec()
+        .withNewSelector()
+        .addToMatchLabels("app", name)
+        .endSelector()
+        .withTemplate(template(image))
+        .withNewUpdateStrategy()
+        .withType("RollingUpdate")
+        .withNewRollingUpdate()
+        .withNewMaxUnavailable(1)
+        .endRollingUpdate()
+        .endUpdateStrategy()
+        .endSpec()
+        .build();
+  }
+
+  private PodTemplateSpec template(String image) {
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata()
+        .addToLabels("app", name)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("toolkit")
+        .withImage(image)
+        .endContainer()
+        .addToNodeSelector("nvidia.com/gpu.present", "true")
+        .endSpec()
+        .build();
+  }
+
+  private void revision(String hash, long number, String image) {
+    Map<String, Object> spec = new LinkedHashMap<>();
+    spec.put("template", JSON.convertValue(template(image), Map.class));
+    spec.put("$patch", "replace");
+    client
+        .resource(
+            new ControllerRevisionBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name + "-" + hash)
+                .withCreationTimestamp(
+                    number == 1 ? started.minusSeconds(3600).toString() : started.toString())
+                .addToLabels("controller-revision-hash", hash)
+                .addNewOwnerReference()
+                .withApiVersion("apps/v1")
+                .withKind("DaemonSet")
+                .withName(name)
+                .withUid(uid)
+                .withController(true)
+                .endOwnerReference()
+                .endMetadata()
+                .withRevision(number)
+                .withData(Map.of("spec", spec))
+                .build())
+        .create();
+  }
+
+  private void pod(String node, String hash, long generation, String image, boolean running) {
+    client.resource(podObject(node, hash, generation, image, running)).create();
+  }
+
+  private Pod podObject(String node, String hash, long generation, String image, boolean running) {
+    PodBuilder pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withNamespace(namespace)
+            .withName(name + "-" + node)
+            .withCreationTimestamp(
+                running ? started.minusSeconds(3000).toString() : started.toString())
+            .addToLabels("app", name)
+            .addToLabels("controller-revision-hash", hash)
+            .addToLabels("pod-template-generation", String.valueOf(generation))
+            .addNewOwnerReference()
+            .withApiVersion("apps/v1")
+            .withKind("DaemonSet")
+            .withName(name)
+            .withUid(uid)
+            .withController(true)
+            .endOwnerReference()
+            .endMetadata()
+            .withNewSpec()
+            .withNodeName(node)
+            .addNewContainer()
+            .withName("toolkit")
+            .withImage(image)
+            .endContainer()
+            .endSpec();
+    if (running) {
+      String since = started.minusSeconds(2900).toString();
+      pod.withNewStatus()
+          .withPhase("Running")
+          .addNewCondition()
+          .withType("Ready")
+          .withStatus("True")
+          .withLastTransitionTime(since)
+          .endCondition()
+          .addNewContainerStatus()
+          .withName("toolkit")
+          .withImage(image)
+          .withReady(true)
+          .withRestartCount(0)
+          .withNewState()
+          .withNewRunning()
+          .withStartedAt(since)
+          .endRunning()
+          .endState()
+          .endContainerStatus()
+          .endStatus();
+    } else {
+      pod.withNewStatus()
+          .withPhase("Pending")
+          .addNewCondition()
+          .withType("Ready")
+          .withStatus("False")
+          .endCondition()
+          .addNewContainerStatus()
+          .withName("toolkit")
+          .withImage(image)
+          .withReady(false)
+          .withRestartCount(0)
+          .withNewState()
+          .withNewWaiting()
+          .withReason("ImagePullBackOff")
+          .withMessage("Back-off pulling image \"" + image + "\"")
+          .endWaiting()
+          .endState()
+          .endContainerStatus()
+          .endStatus();
+    }
+    return pod.build();
+  }
+
+  private void status(int desired, int ready, int updated, int available, long observed) {
+    DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
+    ds.setStatus(
+        new io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder()
+            .withDesiredNumberScheduled(desired)
+            .withCurrentNumberScheduled(desired)
+            .withNumberReady(ready)
+            .withUpdatedNumberScheduled(updated)
+            .withNumberAvailable(available)
+            .withNumberUnavailable(desired - available)
+            .withNumberMisscheduled(0)
+            .withObservedGeneration(observed)
+            .build());
+    client.resource(ds).updateStatus();
+  }
+}

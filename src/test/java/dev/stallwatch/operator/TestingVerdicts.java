@@ -1,0 +1,110 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.operator.crd.RolloutStallSpec;
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.NodeRow.Revision;
+import dev.stallwatch.rollout.NodeRow.Standing;
+import dev.stallwatch.rollout.ObjectRef;
+import dev.stallwatch.rollout.Phase;
+import dev.stallwatch.rollout.RevisionSummary;
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** Verdicts of the seed story, built by hand: 3 GPU nodes, the new toolkit tag cannot be pulled. */
+final class TestingVerdicts {
+  static final ObjectRef DS = new ObjectRef("gpu-operator", "nvidia-container-toolkit", "uid-1");
+  static final RevisionSummary OLD =
+      new RevisionSummary("5d4b9c7f8", 1L, List.of("nvcr.io/nvidia/k8s/container-toolkit:v1.14.3"));
+  static final RevisionSummary NEW =
+      new RevisionSummary("7f6c8d9b4", 2L, List.of("nvcr.io/nvidia/k8s/container-toolkit:v1.14.9"));
+  static final Instant STALLED_SINCE = Instant.parse("2026-12-02T10:00:00Z");
+
+  private TestingVerdicts() {}
+
+  static RolloutVerdict stalled(Cause cause) {
+    return stalled(cause, NEW, STALLED_SINCE);
+  }
+
+  static RolloutVerdict stalled(Cause cause, RevisionSummary newRevision, Instant since) {
+    return new RolloutVerdict(
+        DS,
+        Phase.Stalled,
+        cause,
+        "ImagePullBackOff",
+        "node gpu-node-1 cannot pull nvcr.io/nvidia/k8s/container-toolkit:v1.14.9",
+        List.of("gpu-node-1"),
+        since,
+        OLD,
+        newRevision,
+        new Counts(3, 3, 2, 1, 2, 1, 0),
+        new Counts(3, 3, 2, 1, 2, 1, 0),
+        2L,
+        2L,
+        1,
+        0,
+        List.of(
+            new NodeRow(
+                "gpu-node-1",
+                Revision.NEW,
+                "toolkit-abcde",
+                newRevision.images(),
+                "ImagePullBackOff",
+                Standing.STUCK,
+                cause,
+                "ImagePullBackOff",
+                "Back-off pulling image",
+                since),
+            row("gpu-node-2", Revision.OLD, Standing.WAITING),
+            row("gpu-node-3", Revision.OLD, Standing.WAITING)),
+        null);
+  }
+
+  static RolloutVerdict notStalled(Phase phase, RevisionSummary newRevision) {
+    return new RolloutVerdict(
+        DS,
+        phase,
+        null,
+        phase.name(),
+        "rollout " + phase,
+        List.of(),
+        null,
+        OLD,
+        newRevision,
+        new Counts(3, 3, 3, 3, 3, 0, 0),
+        null,
+        2L,
+        2L,
+        1,
+        0,
+        List.of(
+            row("gpu-node-1", Revision.NEW, Standing.UPDATED),
+            row("gpu-node-2", Revision.NEW, Standing.UPDATED),
+            row("gpu-node-3", Revision.NEW, Standing.UPDATED)),
+        null);
+  }
+
+  static RolloutStall stall(RolloutStallStatus status, Map<String, String> annotations) {
+    RolloutStall stall = new RolloutStall();
+    stall.setMetadata(
+        new ObjectMetaBuilder()
+            .withNamespace(DS.namespace())
+            .withName(StallName.of(DS.name(), NEW.hash()))
+            .withAnnotations(annotations)
+            .build());
+    stall.setSpec(new RolloutStallSpec(DS.name(), NEW.hash()));
+    stall.setStatus(status);
+    return stall;
+  }
+
+  private static NodeRow row(String node, Revision revision, Standing standing) {
+    return new NodeRow(
+        node, revision, node + "-pod", List.of(), "Running", standing, null, null, null, null);
+  }
+}

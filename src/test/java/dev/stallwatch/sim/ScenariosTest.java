@@ -1,0 +1,163 @@
+package dev.stallwatch.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stallwatch.kube.Snapshots;
+import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.Phase;
+import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutVerdict;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Every scenario of the catalogue, run on the mock API server: after every tick the status the
+ * simulator wrote equals the analyzer's recount, and at the end the analyzer reads the story the
+ * scenario tells (phase, cause, where).
+ */
+class ScenariosTest {
+
+  static final Duration STEP = Duration.ofSeconds(15);
+
+  /**
+   * The mock server stamps creationTimestamp with wall-clock time, so the virtual clock starts at
+   * the wall clock: pod ages the analyzer derives from creation stay plausible.
+   */
+  static SimClock clock() {
+    return SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+  }
+
+  static RolloutVerdict verdict(SimulatedCluster c) {
+    var client = c.client();
+    var ds =
+        client
+            .apps()
+            .daemonSets()
+            .inNamespace(Scenarios.NAMESPACE)
+            .withName(Scenarios.DAEMON_SET)
+            .get();
+    var snapshot =
+        Snapshots.of(
+            ds,
+            client.pods().inNamespace(Scenarios.NAMESPACE).list().getItems(),
+            client.nodes().list().getItems(),
+            client.apps().controllerRevisions().inNamespace(Scenarios.NAMESPACE).list().getItems());
+    return RolloutAnalyzer.analyze(snapshot, c.clock().instant(), AnalyzerSettings.DEFAULTS);
+  }
+
+  static SimulatedCluster runChecked(MockApiServer api, String name, Duration howLong) {
+    SimulatedCluster c = SimulatedCluster.install(api.client, Scenarios.named(name), clock());
+    c.runUntil(
+        () -> {
+          StatusAgreement.assertAgrees(api.client, c.clock().instant());
+          return false;
+        },
+        STEP,
+        howLong);
+    return c;
+  }
+
+  @ParameterizedTest(name = "{0} ends {1} with cause {2} on {3}")
+  @CsvSource({
+    "seed-story, Stalled, ImagePull, gpu-node-1",
+    "insufficient-gpu, Stalled, InsufficientResources, gpu-node-1",
+    "toleration-dropped, Stalled, NodeExcluded, gpu-node-1 gpu-node-2 gpu-node-3",
+    "node-selector-narrowed, Stalled, NodeExcluded, gpu-node-2 gpu-node-3",
+    "crash-loop, Stalled, CrashLoop, gpu-node-1",
+    "readiness-never, Stalled, NotReady, gpu-node-1",
+    "init-waiting-driver, Stalled, NotReady, gpu-node-1",
+    "node-unreachable, Stalled, NodeUnavailable, gpu-node-3",
+    "max-surge-no-room, Stalled, InsufficientResources, gpu-node-1",
+  })
+  void aStallScenarioEndsAsItsStorySays(String name, Phase phase, Cause cause, String nodes) {
+    try (MockApiServer api = new MockApiServer()) {
+      SimulatedCluster c = runChecked(api, name, Duration.ofMinutes(8));
+      RolloutVerdict v = verdict(c);
+      assertThat(v.phase()).as(v.message()).isEqualTo(phase);
+      assertThat(v.cause()).as(v.message()).isEqualTo(cause);
+      assertThat(v.stalledNodes()).containsExactlyElementsOf(List.of(nodes.split(" ")));
+    }
+  }
+
+  @Test
+  void aHealthyRolloutCompletes() {
+    try (MockApiServer api = new MockApiServer()) {
+      SimulatedCluster c = runChecked(api, "healthy-rollout", Duration.ofMinutes(4));
+      RolloutVerdict v = verdict(c);
+      assertThat(v.phase()).as(v.message()).isEqualTo(Phase.Complete);
+      assertThat(v.counts().upToDate()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aRollbackReusesTheOldRevisionWithANewNumberAndConverges() {
+    try (MockApiServer api = new MockApiServer()) {
+      SimulatedCluster c = runChecked(api, "rollback", Duration.ofMinutes(12));
+      RolloutVerdict v = verdict(c);
+      assertThat(v.phase()).as(v.message()).isEqualTo(Phase.Complete);
+      var revisions =
+          api.client
+              .apps()
+              .controllerRevisions()
+              .inNamespace(Scenarios.NAMESPACE)
+              .list()
+              .getItems();
+      assertThat(revisions).hasSize(2);
+      var old =
+          revisions.stream()
+              .filter(
+                  r ->
+                      TemplateHash.templateOf(r)
+                          .getSpec()
+                          .getContainers()
+                          .get(0)
+                          .getImage()
+                          .endsWith(Scenarios.OLD_TAG))
+              .findFirst()
+              .orElseThrow();
+      assertThat(old.getRevision()).isEqualTo(3L);
+      assertThat(api.client.pods().inNamespace(Scenarios.NAMESPACE).list().getItems())
+          .allSatisfy(
+              p ->
+                  assertThat(p.getSpec().getContainers().get(0).getImage())
+                      .endsWith(Scenarios.OLD_TAG));
+    }
+  }
+
+  @Test
+  void everyIssueScenarioIsInTheCatalogue() {
+    assertThat(Scenarios.names())
+        .containsExactly(
+            "seed-story",
+            "healthy-rollout",
+            "insufficient-gpu",
+            "toleration-dropped",
+            "node-selector-narrowed",
+            "crash-loop",
+            "readiness-never",
+            "init-waiting-driver",
+            "node-unreachable",
+            "max-surge-no-room",
+            "rollback");
+    for (String name : Scenarios.names()) {
+      Scenario s = Scenarios.named(name);
+      assertThat(s.name()).isEqualTo(name);
+      assertThat(s.story()).isNotBlank();
+    }
+  }
+
+  @Test
+  void anUnknownScenarioNameIsRefusedWithTheKnownNames() {
+    assertThatThrownBy(() -> Scenarios.named("nope"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("\"nope\"")
+        .hasMessageContaining("seed-story");
+  }
+}
