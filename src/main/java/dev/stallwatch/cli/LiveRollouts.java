@@ -47,16 +47,9 @@ final class LiveRollouts {
         matchLabels == null || matchLabels.isEmpty()
             ? client.pods().inNamespace(namespace).list().getItems()
             : client.pods().inNamespace(namespace).withLabels(matchLabels).list().getItems();
+    // Revisions by namespace, not selector: ownership decides (as in RevisionRestorer).
     List<ControllerRevision> revisions =
-        matchLabels == null || matchLabels.isEmpty()
-            ? client.apps().controllerRevisions().inNamespace(namespace).list().getItems()
-            : client
-                .apps()
-                .controllerRevisions()
-                .inNamespace(namespace)
-                .withLabels(matchLabels)
-                .list()
-                .getItems();
+        client.apps().controllerRevisions().inNamespace(namespace).list().getItems();
     return snapshots(List.of(ds), pods, revisions);
   }
 

@@ -90,14 +90,13 @@ public final class RevisionRestorer {
   }
 
   private List<ControllerRevision> revisions(DaemonSet ds) {
-    var revisions =
-        client.apps().controllerRevisions().inNamespace(ds.getMetadata().getNamespace());
-    Map<String, String> matchLabels =
-        ds.getSpec().getSelector() == null ? null : ds.getSpec().getSelector().getMatchLabels();
-    // The controller labels its revisions with the selector's labels; ownership is checked after.
-    return (matchLabels == null || matchLabels.isEmpty()
-            ? revisions.list()
-            : revisions.withLabels(matchLabels).list())
+    // All of the namespace, not by selector: ownership decides, and a revision without the
+    // selector's labels (written by hand, by an older controller) is still the DaemonSet's.
+    return client
+        .apps()
+        .controllerRevisions()
+        .inNamespace(ds.getMetadata().getNamespace())
+        .list()
         .getItems();
   }
 
