@@ -1,0 +1,83 @@
+{{/* Name of the chart, overridable. */}}
+{{- define "stallwatch.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Prefix of every resource name: the release name, plus the chart name unless it contains it. */}}
+{{- define "stallwatch.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "stallwatch.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "stallwatch.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "stallwatch.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{- define "stallwatch.labels" -}}
+helm.sh/chart: {{ include "stallwatch.chart" . }}
+{{ include "stallwatch.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: stallwatch
+{{- end }}
+
+{{- define "stallwatch.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "stallwatch.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/* registry/repository, then @digest if given, else :tag (default appVersion). */}}
+{{- define "stallwatch.image" -}}
+{{- $repository := .Values.image.repository }}
+{{- if .Values.image.registry }}
+{{- $repository = printf "%s/%s" .Values.image.registry .Values.image.repository }}
+{{- end }}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" $repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" $repository (.Values.image.tag | default .Chart.AppVersion) }}
+{{- end }}
+{{- end }}
+
+{{- define "stallwatch.leaseNamespace" -}}
+{{- default .Release.Namespace .Values.leaderElection.namespace }}
+{{- end }}
+
+{{/*
+Permissions on namespaced resources, granted cluster-wide (all namespaces) or per watched
+namespace. Nothing on secrets; writes on workloads only with auto-rollback.
+*/}}
+{{- define "stallwatch.namespacedRules" -}}
+- apiGroups: ["apps"]
+  resources: ["daemonsets"]
+  verbs: ["get", "list", "watch"{{ if .Values.autoRollback.enabled }}, "patch"{{ end }}]
+- apiGroups: ["apps"]
+  resources: ["controllerrevisions"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["stallwatch.dev"]
+  resources: ["rolloutstalls", "rolloutstalls/status"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+# Events on the DaemonSet (core/v1 Events, as the operator writes them).
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- end }}
