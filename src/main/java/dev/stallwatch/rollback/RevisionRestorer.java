@@ -5,10 +5,13 @@ import dev.stallwatch.rollback.RollbackResult.RevisionSummaryLine;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,13 +23,16 @@ import java.util.stream.Collectors;
  *
  * <p>kubectl applies the revision's data as a strategic-merge patch with {@code $patch: replace}.
  * Strategic merge is not available everywhere (the embedded API server rejects it) and a JSON merge
- * patch would keep keys the stored template lacks, so this replaces the whole DaemonSet with the
- * template swapped, guarded by its resourceVersion and retried on conflict.
+ * patch would keep keys the stored template lacks, so this sends a JSON patch that replaces the
+ * whole template, guarded by the resourceVersion read, and retries on conflict. It needs only the
+ * {@code patch} verb on daemonsets.
  */
 public final class RevisionRestorer {
 
   /** Conflicting writers (the controller updating status) are retried this many times. */
   static final int ATTEMPTS = 5;
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   private final KubernetesClient client;
 
@@ -148,22 +154,27 @@ public final class RevisionRestorer {
 
   private void replaceTemplate(
       DaemonSet ds, PodTemplateSpec template, Map<String, String> annotations) {
-    DaemonSet updated =
-        new DaemonSetBuilder(ds)
-            .editSpec()
-            .withTemplate(template)
-            .endSpec()
-            .editMetadata()
-            .addToAnnotations(annotations)
-            .endMetadata()
-            .build();
-    // update() sends the resourceVersion read above: a concurrent write fails with 409.
+    Map<String, String> merged = new LinkedHashMap<>();
+    if (ds.getMetadata().getAnnotations() != null) {
+      merged.putAll(ds.getMetadata().getAnnotations());
+    }
+    merged.putAll(annotations);
+    // A JSON patch (needs only the "patch" verb): "replace" swaps the whole template, and the
+    // resourceVersion read above makes a concurrent write fail with 409 instead of being lost.
+    List<Map<String, Object>> ops =
+        List.of(
+            Map.of(
+                "op", "replace",
+                "path", "/metadata/resourceVersion",
+                "value", ds.getMetadata().getResourceVersion()),
+            Map.of("op", "add", "path", "/metadata/annotations", "value", merged),
+            Map.of("op", "replace", "path", "/spec/template", "value", template));
     client
         .apps()
         .daemonSets()
         .inNamespace(ds.getMetadata().getNamespace())
-        .resource(updated)
-        .update();
+        .withName(ds.getMetadata().getName())
+        .patch(PatchContext.of(PatchType.JSON), SERIALIZATION.asJson(ops));
   }
 
   private static String available(RevisionHistory history) {

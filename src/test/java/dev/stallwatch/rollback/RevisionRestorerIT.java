@@ -166,7 +166,7 @@ class RevisionRestorerIT {
     server
         .mockServer()
         .expect()
-        .put()
+        .patch()
         .withPath("/apis/apps/v1/namespaces/gpu/daemonsets/toolkit")
         .andReturn(
             409,
