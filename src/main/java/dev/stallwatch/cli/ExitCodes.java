@@ -8,7 +8,8 @@ import picocli.CommandLine.ParseResult;
  * The exit codes every subcommand shares, so scripts and CI can rely on them.
  *
  * <p>0: nothing stalled / success. 1: at least one rollout stalled. 2: usage or input error (or,
- * for {@code wait}, a timeout). 3: the cluster could not be reached or refused access.
+ * for {@code wait}, a timeout). 3: the cluster could not be reached or refused access (and, for
+ * {@code wait}, usage errors too: its {@code exitCodeOnInvalidInput}, which the handlers honour).
  */
 public final class ExitCodes {
   public static final int OK = 0;
@@ -32,7 +33,8 @@ public final class ExitCodes {
       err.println("error: unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
     }
     err.flush();
-    return forException(ex);
+    // A command may declare another code for bad input (wait uses 3, keeping 2 for its timeout).
+    return ex instanceof AccessException ? ACCESS : cli.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   static int handleParameterException(CommandLine.ParameterException ex, String[] args) {
@@ -43,7 +45,7 @@ public final class ExitCodes {
       err.println("Try '" + cli.getCommandSpec().qualifiedName() + " --help' for usage.");
     }
     err.flush();
-    return USAGE;
+    return cli.getCommandSpec().exitCodeOnInvalidInput();
   }
 
   /** A problem with what the user gave us (a flag, a file, an object in it). */

@@ -20,6 +20,9 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       DiagnoseCommand.class,
+      StatusCommand.class,
+      WaitCommand.class,
+      UndoCommand.class,
       OperatorCommand.class,
       DemoCommand.class
     })

@@ -4,6 +4,9 @@ import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.rollback.AutoRollback;
+import dev.stallwatch.rollback.RollbackPolicy;
+import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.RolloutAnalyzer;
@@ -28,6 +31,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -38,8 +42,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Observes every DaemonSet: builds its snapshot from the caches, asks the analyzer for a verdict,
  * and records the result as RolloutStalls, Events and metrics. Every decision comes from the
- * analyzer; this class only observes, records and reports. It never writes the DaemonSet (no
- * finalizer either: deletions arrive through {@code triggerReconcilerOnAllEvents}).
+ * analyzer; this class only observes, records and reports. It writes the DaemonSet only for the
+ * opt-in auto-rollback ({@link AutoRollback}: global switch and per-DaemonSet annotation); no
+ * finalizer either: deletions arrive through {@code triggerReconcilerOnAllEvents}.
  */
 @ControllerConfiguration(
     name = DaemonSetRolloutReconciler.NAME,
@@ -57,6 +62,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final StallMetrics metrics;
   private final StallEvents events;
   private final StallWrites writes;
+  private final AutoRollback autoRollback;
   private final StallMemories memories = new StallMemories();
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
 
@@ -78,6 +84,9 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     this.metrics = metrics;
     this.events = events;
     this.writes = new StallWrites(client, events, metrics);
+    this.autoRollback =
+        new AutoRollback(
+            new RollbackPolicy(config.autoRollback(), config.autoRollbackAfter()), client);
   }
 
   @Override
@@ -117,7 +126,34 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     StallPlan plan = planner.plan(verdict, stalls, now);
     writes.apply(ds, plan, stallCache(context));
     metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
-    return reschedule(now, verdict.nextCheck(), plan.nextExpiry());
+    Instant rollbackRecheck = rollBackIfDue(ds, verdict, now);
+    return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck);
+  }
+
+  /**
+   * The opt-in auto-rollback: at most once per stalled revision, never of a rollback (the policy
+   * reads the record the rollback leaves on the DaemonSet). Returns when to decide again.
+   */
+  private Instant rollBackIfDue(DaemonSet ds, RolloutVerdict verdict, Instant now) {
+    if (!verdict.stalled()) {
+      return null;
+    }
+    AutoRollback.Outcome outcome = autoRollback.apply(ds, verdict, Optional.empty(), now);
+    String ns = ds.getMetadata().getNamespace();
+    String name = ds.getMetadata().getName();
+    if (outcome.rolledBack()) {
+      RollbackResult r = outcome.result();
+      log.info("{}/{}: rolled back: {}", ns, name, outcome.decision().reason());
+      events.normal(
+          ds,
+          StallEvents.ROLLED_BACK,
+          "Rolled back from " + r.from() + " to " + r.to() + ": " + outcome.decision().reason());
+      metrics.countRollback(ns, name);
+    } else if (outcome.refusal() != null) {
+      log.warn("{}/{}: auto-rollback not done: {}", ns, name, outcome.refusal());
+      events.warning(ds, StallEvents.ROLLBACK_REFUSED, outcome.refusal());
+    }
+    return outcome.decision().recheckAt();
   }
 
   private UpdateControl<DaemonSet> reschedule(Instant now, Instant... candidates) {

@@ -95,8 +95,19 @@ public final class OperatorCommand implements Callable<Integer> {
       arity = "0..1",
       defaultValue = "${env:STALLWATCH_AUTO_ROLLBACK:-false}",
       description =
-          "Reserved: automatic rollback is not implemented yet (STALLWATCH_AUTO_ROLLBACK).")
+          "Roll back a stalled rollout once it has lasted --auto-rollback-after, for DaemonSets"
+              + " annotated stallwatch.dev/auto-rollback: \"true\" (STALLWATCH_AUTO_ROLLBACK,"
+              + " false).")
   boolean autoRollback;
+
+  @Option(
+      names = "--auto-rollback-after",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "${env:STALLWATCH_AUTO_ROLLBACK_AFTER:-10m}",
+      description =
+          "How long a stall lasts before auto-rollback (STALLWATCH_AUTO_ROLLBACK_AFTER, 10m).")
+  Duration autoRollbackAfter;
 
   /** The validated settings; a bad value becomes one clear usage error. */
   public OperatorSettings settings() {
@@ -104,7 +115,14 @@ public final class OperatorCommand implements Callable<Integer> {
     Arrays.stream(namespaces).map(String::trim).filter(s -> !s.isEmpty()).forEach(ns::add);
     try {
       return new OperatorSettings(
-          ns, stallAfter, resolvedTtl, metricsPort, leaderElection, leaderElectionNamespace);
+          ns,
+          stallAfter,
+          resolvedTtl,
+          metricsPort,
+          leaderElection,
+          leaderElectionNamespace,
+          autoRollback,
+          autoRollbackAfter);
     } catch (IllegalArgumentException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }
@@ -117,9 +135,6 @@ public final class OperatorCommand implements Callable<Integer> {
       LogSetup.apply(logLevel, logFormat);
     } catch (IllegalArgumentException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
-    }
-    if (autoRollback) {
-      throw new ExitCodes.UserException("--auto-rollback is not available in this version");
     }
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     KubernetesClient client = new KubernetesClientBuilder().build();

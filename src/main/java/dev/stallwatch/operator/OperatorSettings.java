@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
  * @param metricsPort port of /metrics, /healthz and /readyz; 0 picks a free one
  * @param leaderElection whether to hold the {@value #LEASE_NAME} Lease before reconciling
  * @param leaderElectionNamespace the Lease's namespace; required when leader election is on
+ * @param autoRollback the global switch of auto-rollback (DaemonSets still opt in by annotation)
+ * @param autoRollbackAfter how long a stall lasts before an opted-in DaemonSet is rolled back
  */
 public record OperatorSettings(
     Set<String> namespaces,
@@ -22,9 +24,34 @@ public record OperatorSettings(
     Duration resolvedTtl,
     int metricsPort,
     boolean leaderElection,
-    String leaderElectionNamespace) {
+    String leaderElectionNamespace,
+    boolean autoRollback,
+    Duration autoRollbackAfter) {
 
   public static final String LEASE_NAME = "stallwatch-leader";
+
+  /** Default of {@code --auto-rollback-after}. */
+  public static final Duration DEFAULT_AUTO_ROLLBACK_AFTER = Duration.ofMinutes(10);
+
+  /** Settings with auto-rollback off. */
+  public OperatorSettings(
+      Set<String> namespaces,
+      Duration stallAfter,
+      Duration resolvedTtl,
+      int metricsPort,
+      boolean leaderElection,
+      String leaderElectionNamespace) {
+    this(
+        namespaces,
+        stallAfter,
+        resolvedTtl,
+        metricsPort,
+        leaderElection,
+        leaderElectionNamespace,
+        false,
+        DEFAULT_AUTO_ROLLBACK_AFTER);
+  }
+
   private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   public OperatorSettings {
@@ -43,6 +70,10 @@ public record OperatorSettings(
     }
     if (metricsPort < 0 || metricsPort > 65535) {
       problems.add("--metrics-port must be between 0 and 65535, got " + metricsPort);
+    }
+    if (autoRollbackAfter == null || autoRollbackAfter.isNegative()) {
+      problems.add(
+          "--auto-rollback-after must be a duration such as 10m, got " + autoRollbackAfter);
     }
     if (leaderElection && (leaderElectionNamespace == null || leaderElectionNamespace.isBlank())) {
       problems.add(

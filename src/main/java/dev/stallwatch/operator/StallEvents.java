@@ -20,6 +20,8 @@ public final class StallEvents {
   public static final String STALLED = "RolloutStalled";
   public static final String RESOLVED = "RolloutResolved";
   public static final String INVALID = "InvalidDaemonSet";
+  public static final String ROLLED_BACK = "RolloutRolledBack";
+  public static final String ROLLBACK_REFUSED = "RolloutRollbackRefused";
   static final String COMPONENT = "stallwatch";
 
   private static final Logger log = LoggerFactory.getLogger(StallEvents.class);

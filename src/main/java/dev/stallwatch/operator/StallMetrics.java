@@ -30,6 +30,7 @@ public final class StallMetrics {
   static final String STALL_STARTED = "stallwatch.rollout.stall.started.timestamp.seconds";
   static final String NODES = "stallwatch.daemonset.nodes";
   static final String STALLS = "stallwatch.stalls";
+  static final String ROLLBACKS = "stallwatch.rollbacks";
   private static final String[] REVISIONS = {"old", "new", "none"};
 
   private final MeterRegistry registry;
@@ -65,6 +66,22 @@ public final class StallMetrics {
           Counter.builder(STALLS)
               .description("Rollout stalls detected")
               .tags(series.tags.and("cause", cause))
+              .register(registry);
+      series.counters.add(counter);
+      counter.increment();
+    }
+  }
+
+  /** Counts one automatic rollback: {@code stallwatch_rollbacks_total{namespace,daemonset}}. */
+  public void countRollback(String namespace, String daemonSet) {
+    Series series =
+        byDaemonSet.computeIfAbsent(
+            key(namespace, daemonSet), k -> new Series(namespace, daemonSet));
+    synchronized (series) {
+      Counter counter =
+          Counter.builder(ROLLBACKS)
+              .description("Automatic rollbacks of stalled rollouts")
+              .tags(series.tags)
               .register(registry);
       series.counters.add(counter);
       counter.increment();

@@ -1,0 +1,63 @@
+package dev.stallwatch.cli;
+
+import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.NodeRow.Standing;
+import dev.stallwatch.rollout.RolloutVerdict;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One line saying where a rollout stands, for {@code wait}'s progress: {@code 2/3 nodes updated;
+ * node gpu-node-1 updating (ErrImagePull)}. Equal lines mean nothing moved.
+ */
+final class ProgressLine {
+
+  /** More moving nodes than this are summed up as "and N more". */
+  static final int NODES_SHOWN = 3;
+
+  private ProgressLine() {}
+
+  static String of(RolloutVerdict v) {
+    long updated = v.nodes().stream().filter(r -> r.standing() == Standing.UPDATED).count();
+    StringBuilder line =
+        new StringBuilder()
+            .append(updated)
+            .append('/')
+            .append(v.counts().desired())
+            .append(" nodes updated");
+    List<String> moving = new ArrayList<>();
+    for (NodeRow row : v.nodes()) {
+      String word = word(row.standing());
+      if (word != null) {
+        moving.add("node " + row.node() + " " + word + " (" + state(row) + ")");
+      }
+    }
+    if (!moving.isEmpty()) {
+      line.append("; ")
+          .append(String.join(", ", moving.subList(0, Math.min(NODES_SHOWN, moving.size()))));
+      if (moving.size() > NODES_SHOWN) {
+        line.append(", and ").append(moving.size() - NODES_SHOWN).append(" more");
+      }
+    }
+    if (v.observedGeneration() == null || v.observedGeneration() < v.generation()) {
+      line.append("; waiting for the controller to observe generation ").append(v.generation());
+    }
+    return line.toString();
+  }
+
+  private static String word(Standing standing) {
+    return switch (standing) {
+      case UPDATING -> "updating";
+      case STUCK -> "stuck";
+      case EXCLUDED -> "excluded";
+      default -> null;
+    };
+  }
+
+  private static String state(NodeRow row) {
+    if (row.reason() != null && !row.reason().isBlank()) {
+      return row.reason();
+    }
+    return row.state() == null || row.state().equals("-") ? "no pod" : row.state();
+  }
+}

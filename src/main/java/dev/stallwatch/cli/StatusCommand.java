@@ -1,0 +1,201 @@
+package dev.stallwatch.cli;
+
+import dev.stallwatch.report.JsonReport;
+import dev.stallwatch.report.TableReport;
+import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutSnapshot;
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code stallwatch status}: the {@code diagnose} report, read from the live cluster. */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+      "Shows DaemonSet rollouts on the live cluster: phase, cause, and which node runs which",
+      "revision (the same report as 'diagnose', the same JSON schema)."
+    },
+    footer = {
+      "",
+      "Exit codes:",
+      "  0  no DaemonSet rollout is Stalled",
+      "  1  at least one rollout is Stalled",
+      "  2  usage error, or the named DaemonSet does not exist",
+      "  3  the cluster cannot be reached or refuses access"
+    })
+public final class StatusCommand implements Callable<Integer> {
+
+  /** Output formats, as {@code diagnose}. */
+  enum Format {
+    table,
+    json
+  }
+
+  /** ANSI: cursor home, clear screen. */
+  static final String CLEAR_SCREEN = "\033[H\033[2J";
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClusterOptions cluster;
+
+  @Parameters(
+      arity = "0..1",
+      paramLabel = "DAEMONSET",
+      converter = DaemonSetName.Converter.class,
+      description = "Only this DaemonSet (NAME or ds/NAME).")
+  DaemonSetName daemonSet;
+
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "FORMAT",
+      defaultValue = "table",
+      description = "table or json (default: ${DEFAULT-VALUE}).")
+  Format output;
+
+  @Option(
+      names = {"-w", "--watch"},
+      description = "Refresh every --interval until interrupted (Ctrl-C).")
+  boolean watch;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "2s",
+      description = "Refresh interval of --watch (default: ${DEFAULT-VALUE}).")
+  Duration interval;
+
+  @Option(
+      names = "--stall-after",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "5m",
+      description =
+          "How long a node may hold a rollout back before it is stuck (default: ${DEFAULT-VALUE}).")
+  Duration stallAfter;
+
+  Clock clock = Clock.systemUTC();
+
+  @Override
+  public Integer call() {
+    // One client for every refresh of --watch.
+    try (KubernetesClient client = cluster.translating(cluster::client)) {
+      return watch ? watch(client) : once(client);
+    }
+  }
+
+  private int once(KubernetesClient client) {
+    Report report = read(client);
+    print(report, spec.commandLine().getOut());
+    return report.exitCode();
+  }
+
+  private int watch(KubernetesClient client) {
+    PrintWriter out = spec.commandLine().getOut();
+    boolean tty = System.console() != null;
+    for (int round = 0; ; round++) {
+      String text;
+      try {
+        Report report = read(client);
+        StringBuilder sb = new StringBuilder();
+        sb.append("Every " + DurationText.of(interval) + ": stallwatch status    " + report.at());
+        sb.append("\n\n").append(report.text());
+        report.errors().forEach(e -> sb.append("error: ").append(e).append('\n'));
+        text = sb.toString();
+      } catch (ExitCodes.AccessException | ExitCodes.UserException e) {
+        // A watch outlives a blip of the API server: say so and try again.
+        text = "error: " + e.getMessage() + "\n";
+      }
+      out.print(tty ? CLEAR_SCREEN : round == 0 ? "" : "\n");
+      out.print(text);
+      out.flush();
+      try {
+        Thread.sleep(interval.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return ExitCodes.OK; // interrupted: the watch ends quietly
+      }
+    }
+  }
+
+  /** One reading of the cluster, analyzed and rendered. */
+  record Report(Instant at, List<RolloutVerdict> verdicts, List<String> errors, String text) {
+    int exitCode() {
+      if (!errors.isEmpty()) {
+        return ExitCodes.USAGE;
+      }
+      return verdicts.stream().anyMatch(RolloutVerdict::stalled) ? ExitCodes.STALLED : ExitCodes.OK;
+    }
+  }
+
+  private void print(Report report, PrintWriter out) {
+    PrintWriter err = spec.commandLine().getErr();
+    out.print(report.text());
+    out.flush();
+    report.errors().forEach(e -> err.println("error: " + e));
+    err.flush();
+  }
+
+  private Report read(KubernetesClient client) {
+    String namespace = cluster.allNamespaces() ? null : cluster.namespace();
+    LiveRollouts.Selection selection =
+        cluster.translating(
+            () ->
+                daemonSet == null
+                    ? new LiveRollouts(client).all(namespace)
+                    : namespace == null
+                        ? filterByName(new LiveRollouts(client).all(null))
+                        : new LiveRollouts(client).one(namespace, daemonSet.name()));
+    Instant at = clock.instant();
+    AnalyzerSettings settings = new AnalyzerSettings(stallAfter);
+    List<RolloutVerdict> verdicts = new ArrayList<>();
+    List<String> errors = new ArrayList<>(selection.errors());
+    for (RolloutSnapshot snapshot : selection.snapshots()) {
+      verdicts.add(RolloutAnalyzer.analyze(snapshot, at, settings));
+    }
+    if (verdicts.isEmpty() && errors.isEmpty()) {
+      if (daemonSet != null) {
+        throw new ExitCodes.UserException(
+            "daemonset.apps/"
+                + daemonSet.name()
+                + " not found "
+                + (namespace == null ? "in any namespace" : "in namespace " + namespace));
+      }
+      String where = namespace == null ? "any namespace" : "namespace " + namespace;
+      return new Report(
+          at,
+          verdicts,
+          errors,
+          output == Format.json
+              ? JsonReport.render(at, verdicts)
+              : "No DaemonSets found in " + where + ".\n");
+    }
+    String text =
+        output == Format.json ? JsonReport.render(at, verdicts) : TableReport.render(at, verdicts);
+    return new Report(at, verdicts, errors, text);
+  }
+
+  private LiveRollouts.Selection filterByName(LiveRollouts.Selection all) {
+    return new LiveRollouts.Selection(
+        all.snapshots().stream()
+            .filter(s -> s.daemonSet().name().equals(daemonSet.name()))
+            .toList(),
+        all.errors());
+  }
+}

@@ -1,0 +1,253 @@
+package dev.stallwatch.cli;
+
+import dev.stallwatch.report.TableReport;
+import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.RevisionSummary;
+import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutSnapshot;
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code stallwatch wait}: the CI gate in place of {@code kubectl rollout status}. It ends with a
+ * verdict — Complete, Stalled (with where, why and how to undo) or timed out — and never hangs.
+ */
+@Command(
+    name = "wait",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    exitCodeOnInvalidInput = ExitCodes.ACCESS,
+    description = {
+      "Waits for a DaemonSet rollout to complete, printing progress as nodes move. Unlike",
+      "'kubectl rollout status' it stops as soon as the rollout is Stalled, and at --timeout."
+    },
+    footer = {
+      "",
+      "Exit codes:",
+      "  0  the rollout is Complete",
+      "  1  the rollout is Stalled (node, cause, revisions and the undo command are printed)",
+      "  2  --timeout passed first (where the rollout stood is printed)",
+      "  3  usage error, DaemonSet not found, or the cluster cannot be reached or refuses access"
+    })
+public final class WaitCommand implements Callable<Integer> {
+
+  /** Exit code of a timeout: distinct from Stalled, so CI can tell "slow" from "stuck". */
+  static final int TIMEOUT = 2;
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClusterOptions cluster;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "ds/NAME",
+      converter = DaemonSetName.Converter.class,
+      description = "The DaemonSet (ds/NAME or NAME).")
+  DaemonSetName daemonSet;
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "10m",
+      description = "Give up after this long, exit 2 (default: ${DEFAULT-VALUE}).")
+  Duration timeout;
+
+  @Option(
+      names = "--stall-after",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "5m",
+      description =
+          "How long a node may hold the rollout back before it is stalled (default: ${DEFAULT-VALUE}).")
+  Duration stallAfter;
+
+  @Option(
+      names = "--interval",
+      paramLabel = "DURATION",
+      converter = DurationParser.class,
+      defaultValue = "2s",
+      description = "How often to look (default: ${DEFAULT-VALUE}).")
+  Duration interval;
+
+  Clock clock = Clock.systemUTC();
+  RolloutWait.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
+
+  @Override
+  public Integer call() throws InterruptedException {
+    if (timeout.isZero()) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--timeout must be longer than 0");
+    }
+    if (interval.isZero()) {
+      throw new picocli.CommandLine.ParameterException(
+          spec.commandLine(), "--interval must be longer than 0");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    String namespace = cluster.namespace();
+    String name = daemonSet.name();
+    AnalyzerSettings settings = new AnalyzerSettings(stallAfter);
+    // One client for the whole wait: a new one per read would redo the config and TLS work.
+    try (KubernetesClient client = cluster.translating(cluster::client)) {
+      return waitWith(client, namespace, name, settings, out, err);
+    }
+  }
+
+  private int waitWith(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      AnalyzerSettings settings,
+      PrintWriter out,
+      PrintWriter err)
+      throws InterruptedException {
+    String[] lastLine = {null};
+    long startNanos = System.nanoTime();
+    RolloutWait wait =
+        new RolloutWait(
+            (now, memory) ->
+                RolloutAnalyzer.analyze(
+                    cluster.translating(() -> read(client, namespace, name)),
+                    now,
+                    settings,
+                    memory),
+            clock,
+            sleeper,
+            interval,
+            timeout,
+            verdict -> {
+              String line = ProgressLine.of(verdict);
+              if (!line.equals(lastLine[0])) {
+                lastLine[0] = line;
+                long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
+                out.printf("[%4ds] %s%n", seconds, line);
+                out.flush();
+              }
+            },
+            message -> {
+              err.println("warning: " + message + " (still waiting)");
+              err.flush();
+            });
+    out.println(
+        "Waiting for daemonset.apps/"
+            + name
+            + " in namespace "
+            + namespace
+            + " (timeout "
+            + DurationText.of(timeout)
+            + ", stall after "
+            + DurationText.of(stallAfter)
+            + ")");
+    out.flush();
+    RolloutWait.Outcome outcome = wait.run();
+    return switch (outcome.end()) {
+      case COMPLETE -> complete(out, outcome.last());
+      case STALLED -> stalled(out, outcome);
+      case TIMEOUT -> timedOut(out, outcome);
+    };
+  }
+
+  private static RolloutSnapshot read(KubernetesClient client, String namespace, String name) {
+    LiveRollouts.Selection selection = new LiveRollouts(client).one(namespace, name);
+    if (!selection.errors().isEmpty()) {
+      throw new ExitCodes.UserException(selection.errors().get(0));
+    }
+    if (selection.snapshots().isEmpty()) {
+      throw new ExitCodes.UserException(
+          "daemonset.apps/" + name + " not found in namespace " + namespace);
+    }
+    return selection.snapshots().get(0);
+  }
+
+  private int complete(PrintWriter out, RolloutVerdict v) {
+    out.println(
+        "daemonset.apps/"
+            + v.daemonSet().name()
+            + " rollout Complete: "
+            + v.counts().desired()
+            + " nodes run revision "
+            + revision(v.newRevision()));
+    out.flush();
+    return ExitCodes.OK;
+  }
+
+  private int stalled(PrintWriter out, RolloutWait.Outcome outcome) {
+    RolloutVerdict v = outcome.last();
+    String ns = v.daemonSet().namespace();
+    String name = v.daemonSet().name();
+    NodeRow first =
+        v.nodes().stream()
+            .filter(r -> !v.stalledNodes().isEmpty() && r.node().equals(v.stalledNodes().get(0)))
+            .findFirst()
+            .orElse(null);
+    out.println();
+    out.println("daemonset.apps/" + name + " rollout Stalled");
+    out.println("  node:     " + nodes(v.stalledNodes()));
+    out.println("  cause:    " + v.cause());
+    out.println(
+        "  reason:   " + (first != null && first.reason() != null ? first.reason() : v.reason()));
+    out.println(
+        "  message:  "
+            + (first != null && first.message() != null ? first.message() : v.message()));
+    out.println("  since:    " + v.stalledSince());
+    out.println("  old:      " + revision(v.oldRevision()));
+    out.println("  new:      " + revision(v.newRevision()));
+    out.println();
+    out.println("Roll back to converge every node on the previous spec, then debug:");
+    out.println("  stallwatch undo ds/" + name + " -n " + ns);
+    out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + ")");
+    out.println();
+    out.print(TableReport.render(clock.instant(), List.of(v)));
+    out.flush();
+    return ExitCodes.STALLED;
+  }
+
+  private int timedOut(PrintWriter out, RolloutWait.Outcome outcome) {
+    RolloutVerdict v = outcome.last();
+    out.println();
+    out.println(
+        "timed out after "
+            + DurationText.of(timeout)
+            + (v == null
+                ? " before the rollout could be read"
+                : ": rollout " + v.phase() + ", " + ProgressLine.of(v)));
+    if (v != null) {
+      out.println();
+      out.print(TableReport.render(clock.instant(), List.of(v)));
+    }
+    out.flush();
+    return TIMEOUT;
+  }
+
+  private static String nodes(List<String> nodes) {
+    if (nodes.size() <= 1) {
+      return nodes.isEmpty() ? "-" : nodes.get(0);
+    }
+    return nodes.get(0) + " (and " + String.join(", ", nodes.subList(1, nodes.size())) + ")";
+  }
+
+  static String revision(RevisionSummary r) {
+    if (r == null) {
+      return "-";
+    }
+    return (r.revision() == null ? "" : r.revision() + " ")
+        + "("
+        + r.hash()
+        + ")"
+        + (r.images().isEmpty() ? "" : " " + String.join(", ", r.images()));
+  }
+}

@@ -1,0 +1,69 @@
+package dev.stallwatch.rollback;
+
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The operator's auto-rollback step for one reconcile: asks the {@link RollbackPolicy} and, when it
+ * says so, rolls back with the same {@link RevisionRestorer} as {@code stallwatch undo}, guarded by
+ * the stalled revision's hash. Events, metrics and the RolloutStall record are the caller's, from
+ * the returned {@link Outcome}.
+ */
+public final class AutoRollback {
+
+  /** Recorded as {@value RollbackRecord#BY_ANNOTATION} on the DaemonSet. */
+  public static final String BY = "stallwatch operator";
+
+  private final RollbackPolicy policy;
+  private final RevisionRestorer restorer;
+
+  public AutoRollback(RollbackPolicy policy, KubernetesClient client) {
+    this.policy = policy;
+    this.restorer = new RevisionRestorer(client);
+  }
+
+  /**
+   * What happened.
+   *
+   * @param decision the policy's decision (its {@code recheckAt} tells when to look again)
+   * @param result the rollback done; null when none was
+   * @param refusal why the rollback the policy asked for did not happen (the DaemonSet moved on
+   *     meanwhile, the revision vanished); null otherwise
+   */
+  public record Outcome(RollbackDecision decision, RollbackResult result, String refusal) {
+    /** True when the DaemonSet was rolled back just now. */
+    public boolean rolledBack() {
+      return result != null && result.outcome() == RollbackResult.Outcome.ROLLED_BACK;
+    }
+  }
+
+  /**
+   * Decides for {@code ds} given its current {@code verdict} and rolls back when due.
+   *
+   * @param prior a rollback recorded on the DaemonSet's RolloutStall, if any
+   */
+  public Outcome apply(
+      DaemonSet ds, RolloutVerdict verdict, Optional<RollbackRecord> prior, Instant now) {
+    RollbackDecision decision =
+        policy.decide(verdict, ds.getMetadata().getAnnotations(), prior, now);
+    if (!decision.rollBack()) {
+      return new Outcome(decision, null, null);
+    }
+    try {
+      RollbackResult result =
+          restorer.rollback(
+              ds.getMetadata().getNamespace(),
+              ds.getMetadata().getName(),
+              decision.target(),
+              false,
+              BY,
+              now);
+      return new Outcome(decision, result, null);
+    } catch (RollbackRefusedException e) {
+      return new Outcome(decision, null, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package dev.stallwatch.cli;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import picocli.CommandLine;
+
+/** One run of the stallwatch command line, in process: exit code, stdout, stderr, wall time. */
+record CliRun(int exitCode, String out, String err, Duration took) {
+
+  static CliRun of(String... args) {
+    CommandLine cli = StallwatchCommand.commandLine();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    long start = System.nanoTime();
+    int code = cli.execute(args);
+    return new CliRun(
+        code, out.toString(), err.toString(), Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  @Override
+  public String toString() {
+    return "exit " + exitCode + "\n--- out\n" + out + "--- err\n" + err;
+  }
+}

@@ -1,0 +1,108 @@
+package dev.stallwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stallwatch.testcluster.DaemonSetFixture;
+import dev.stallwatch.testcluster.TestApiServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code kubectl-stallwatch} launcher, installed on PATH as the README says, run by the real
+ * kubectl (and directly) against the packaged jar.
+ */
+class KubectlPluginIT {
+
+  static final Path LAUNCHER = Path.of("src/main/dist/kubectl-stallwatch");
+  static final Path JAR = Path.of("target/stallwatch.jar").toAbsolutePath();
+
+  @TempDir Path tmp;
+  Path bin;
+
+  record Result(int exitCode, String out, String err) {}
+
+  @BeforeEach
+  void install() throws IOException {
+    assertThat(JAR).as("the packaged jar (run the ITs with ./mvnw verify)").exists();
+    bin = Files.createDirectories(tmp.resolve("bin"));
+    Path installed = Files.copy(LAUNCHER, bin.resolve("kubectl-stallwatch"));
+    Files.setPosixFilePermissions(installed, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  Result run(Map<String, String> env, String... command) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command);
+    pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    pb.environment().remove("STALLWATCH_JAR");
+    pb.environment().putAll(env);
+    pb.redirectOutput(tmp.resolve("out").toFile());
+    pb.redirectError(tmp.resolve("err").toFile());
+    Process p = pb.start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("finished within a minute").isTrue();
+    return new Result(
+        p.exitValue(),
+        Files.readString(tmp.resolve("out"), StandardCharsets.UTF_8),
+        Files.readString(tmp.resolve("err"), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void kubectlFindsThePluginOnPathAndRunsTheJar() throws Exception {
+    Result list = run(Map.of(), "kubectl", "plugin", "list");
+    Result version =
+        run(Map.of("STALLWATCH_JAR", JAR.toString()), "kubectl", "stallwatch", "--version");
+
+    assertThat(list.out()).contains(bin.resolve("kubectl-stallwatch").toString());
+    assertThat(version.exitCode()).as(version.err()).isZero();
+    assertThat(version.out()).startsWith("stallwatch ");
+  }
+
+  @Test
+  void kubectlStallwatchStatusReportsTheClusterAndKeepsTheExitCode() throws Exception {
+    try (TestApiServer server = new TestApiServer()) {
+      DaemonSetFixture toolkit = new DaemonSetFixture(server.client(), "gpu", "toolkit");
+      toolkit.nodes("gpu-node-1", "gpu-node-2");
+      toolkit.daemonSet(2, 2, 1, 1);
+      toolkit.waitingPod("gpu-node-1", 2, Instant.now(), "ImagePullBackOff", "Back-off");
+      toolkit.readyPod("gpu-node-2", 1, Instant.now());
+      Path kubeconfig = server.writeKubeconfig(tmp.resolve("kubeconfig"));
+      Thread.sleep(1200); // pods are dated by the server: let them pass --stall-after 1s
+
+      List<String> command =
+          new ArrayList<>(List.of("kubectl", "stallwatch", "status", "-n", "gpu"));
+      command.addAll(List.of("--kubeconfig", kubeconfig.toString(), "--stall-after", "1s"));
+      Result status = run(Map.of("STALLWATCH_JAR", JAR.toString()), command.toArray(String[]::new));
+
+      assertThat(status.exitCode()).as(status.err()).isEqualTo(ExitCodes.STALLED);
+      assertThat(status.out()).contains("toolkit", "Stalled", "gpu-node-1", "ImagePull");
+    }
+  }
+
+  @Test
+  void findsTheJarNextToTheLauncherWithoutConfiguration() throws Exception {
+    Files.createSymbolicLink(bin.resolve("stallwatch.jar"), JAR);
+
+    Result version = run(Map.of(), bin.resolve("kubectl-stallwatch").toString(), "--version");
+
+    assertThat(version.exitCode()).as(version.err()).isZero();
+    assertThat(version.out()).startsWith("stallwatch ");
+  }
+
+  @Test
+  void saysWhereItLookedWhenTheJarIsMissing() throws Exception {
+    Result result = run(Map.of(), bin.resolve("kubectl-stallwatch").toString(), "--version");
+
+    assertThat(result.exitCode()).isEqualTo(3);
+    assertThat(result.err())
+        .startsWith("error: kubectl-stallwatch cannot find stallwatch.jar: set STALLWATCH_JAR");
+  }
+}

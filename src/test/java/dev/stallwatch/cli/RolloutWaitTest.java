@@ -1,0 +1,156 @@
+package dev.stallwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.ObjectRef;
+import dev.stallwatch.rollout.Phase;
+import dev.stallwatch.rollout.RevisionSummary;
+import dev.stallwatch.rollout.RolloutVerdict;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The wait state machine on a fake clock: deadline arithmetic, endings, read failures. */
+class RolloutWaitTest {
+
+  static final Instant START = Instant.parse("2026-12-02T10:00:00Z");
+
+  /** A clock that only moves when the wait sleeps. */
+  static final class FakeClock extends Clock {
+    Instant now = START;
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public ZoneOffset getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+
+  final FakeClock clock = new FakeClock();
+  final List<Duration> sleeps = new ArrayList<>();
+  final List<String> errors = new ArrayList<>();
+
+  static RolloutVerdict verdict(Phase phase) {
+    return new RolloutVerdict(
+        new ObjectRef("gpu", "toolkit", null),
+        phase,
+        null,
+        phase.name(),
+        "",
+        List.of(),
+        null,
+        null,
+        new RevisionSummary("abc", 2L, List.of()),
+        new Counts(3, 3, 3, 3, 3, 0, 0),
+        null,
+        1L,
+        1L,
+        1,
+        0,
+        List.of(),
+        null);
+  }
+
+  RolloutWait.Outcome run(Deque<Object> answers, Duration interval, Duration timeout)
+      throws InterruptedException {
+    return new RolloutWait(
+            (now, memory) -> {
+              Object next = answers.isEmpty() ? verdict(Phase.Progressing) : answers.pop();
+              if (next instanceof RuntimeException e) {
+                throw e;
+              }
+              return (RolloutVerdict) next;
+            },
+            clock,
+            d -> {
+              sleeps.add(d);
+              clock.now = clock.now.plus(d);
+            },
+            interval,
+            timeout,
+            v -> {},
+            errors::add)
+        .run();
+  }
+
+  @Test
+  void endsCompleteOrStalledOnTheFirstReadThatSaysSo() throws Exception {
+    var complete =
+        run(
+            new ArrayDeque<>(List.of(verdict(Phase.Progressing), verdict(Phase.Complete))),
+            Duration.ofSeconds(2),
+            Duration.ofMinutes(10));
+    var stalled =
+        run(
+            new ArrayDeque<>(List.of(verdict(Phase.Stalled))),
+            Duration.ofSeconds(2),
+            Duration.ofMinutes(10));
+
+    assertThat(complete.end()).isEqualTo(RolloutWait.End.COMPLETE);
+    assertThat(complete.elapsed()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(stalled.end()).isEqualTo(RolloutWait.End.STALLED);
+  }
+
+  @Test
+  void neverSleepsPastTheDeadline() throws Exception {
+    var outcome = run(new ArrayDeque<>(), Duration.ofSeconds(2), Duration.ofMillis(4500));
+
+    assertThat(outcome.end()).isEqualTo(RolloutWait.End.TIMEOUT);
+    assertThat(outcome.elapsed()).isEqualTo(Duration.ofMillis(4500));
+    assertThat(sleeps)
+        .containsExactly(Duration.ofSeconds(2), Duration.ofSeconds(2), Duration.ofMillis(500));
+    assertThat(outcome.last().phase()).isEqualTo(Phase.Progressing);
+  }
+
+  @Test
+  void anOnDeleteRolloutIsWaitedForUntilTheTimeout() throws Exception {
+    var outcome =
+        run(
+            new ArrayDeque<>(List.of(verdict(Phase.OnDelete), verdict(Phase.OnDelete))),
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(3));
+
+    assertThat(outcome.end()).isEqualTo(RolloutWait.End.TIMEOUT);
+  }
+
+  @Test
+  void aFailureOfTheFirstReadEndsTheWait() {
+    var answers = new ArrayDeque<Object>(List.of(new ExitCodes.AccessException("forbidden", null)));
+
+    assertThatThrownBy(() -> run(answers, Duration.ofSeconds(1), Duration.ofMinutes(1)))
+        .isInstanceOf(ExitCodes.AccessException.class)
+        .hasMessage("forbidden");
+  }
+
+  @Test
+  void aLaterReadFailureIsReportedAndTheWaitGoesOn() throws Exception {
+    var answers =
+        new ArrayDeque<Object>(
+            List.of(
+                verdict(Phase.Progressing),
+                new ExitCodes.AccessException("cannot reach the cluster", null),
+                verdict(Phase.Complete)));
+
+    var outcome = run(answers, Duration.ofSeconds(1), Duration.ofMinutes(1));
+
+    assertThat(outcome.end()).isEqualTo(RolloutWait.End.COMPLETE);
+    assertThat(errors).containsExactly("cannot reach the cluster");
+  }
+}

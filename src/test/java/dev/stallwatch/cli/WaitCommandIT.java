@@ -1,0 +1,234 @@
+package dev.stallwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stallwatch.testcluster.DaemonSetFixture;
+import dev.stallwatch.testcluster.TestApiServer;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every exit path of {@code stallwatch wait}, against an in-process API server. */
+class WaitCommandIT {
+
+  static final Instant EARLIER = Instant.now().minusSeconds(3600);
+  static final List<String> NODES = List.of("gpu-node-1", "gpu-node-2", "gpu-node-3");
+
+  final TestApiServer server = new TestApiServer();
+  final DaemonSetFixture toolkit = new DaemonSetFixture(server.client(), "gpu", "toolkit");
+  @TempDir Path tmp;
+  String kubeconfig;
+
+  @BeforeEach
+  void cluster() {
+    kubeconfig = server.writeKubeconfig(tmp.resolve("kubeconfig")).toString();
+    toolkit.nodes(NODES.toArray(String[]::new));
+  }
+
+  /** Released when the test ends: a request parked on it then answers, and the server can stop. */
+  final CountDownLatch testEnded = new CountDownLatch(1);
+
+  @AfterEach
+  void stop() {
+    testEnded.countDown();
+    server.close();
+  }
+
+  CliRun waitFor(String... args) {
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "wait",
+                "ds/toolkit",
+                "-n",
+                "gpu",
+                "--kubeconfig",
+                kubeconfig,
+                "--interval",
+                "200ms"));
+    all.addAll(List.of(args));
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  @Test
+  void exitsZeroWhenTheRolloutIsComplete() {
+    toolkit.daemonSet(2, 3, 3, 3);
+    NODES.forEach(node -> toolkit.readyPod(node, 2, EARLIER));
+
+    CliRun run = waitFor();
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.OK);
+    assertThat(run.out())
+        .contains("3/3 nodes updated")
+        .contains(
+            "daemonset.apps/toolkit rollout Complete: 3 nodes run revision 2 ("
+                + toolkit.hash(2)
+                + ") "
+                + DaemonSetFixture.image(2));
+  }
+
+  @Test
+  void printsProgressAsNodesMoveAndExitsZeroOnceTheLastNodeIsUpdated() throws Exception {
+    toolkit.daemonSet(2, 3, 2, 3);
+    toolkit.readyPod("gpu-node-1", 2, EARLIER);
+    toolkit.readyPod("gpu-node-2", 2, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    // The controller's next step, a moment later: gpu-node-3 gets its new pod.
+    CompletableFuture<Void> controller =
+        CompletableFuture.runAsync(
+            () -> toolkit.readyPod("gpu-node-3", 2, EARLIER),
+            CompletableFuture.delayedExecutor(1500, TimeUnit.MILLISECONDS));
+
+    CliRun run = waitFor("--timeout", "60s");
+    controller.get();
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.OK);
+    List<String> progress = run.out().lines().filter(l -> l.startsWith("[")).toList();
+    assertThat(progress).hasSize(2);
+    assertThat(progress.get(0)).endsWith("] 2/3 nodes updated");
+    assertThat(progress.get(1)).endsWith("] 3/3 nodes updated");
+  }
+
+  @Test
+  void exitsOneAsSoonAsTheRolloutStallsWithNodeCauseRevisionsAndTheUndoCommand() throws Exception {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.waitingPod(
+        "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
+    toolkit.readyPod("gpu-node-2", 1, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+
+    CliRun run = waitFor("--stall-after", "2s", "--timeout", "60s");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STALLED);
+    assertThat(run.took()).isLessThan(Duration.ofSeconds(30));
+    assertThat(run.out())
+        .contains("node gpu-node-1 updating (ImagePullBackOff)")
+        .contains("daemonset.apps/toolkit rollout Stalled")
+        .contains("  node:     gpu-node-1\n")
+        .contains("  cause:    ImagePull\n")
+        .contains("  reason:   ImagePullBackOff\n")
+        .contains("  message:  Back-off pulling image \"toolkit:v2\"\n")
+        .contains("  old:      1 (" + toolkit.hash(1) + ") " + DaemonSetFixture.image(1) + "\n")
+        .contains("  new:      2 (" + toolkit.hash(2) + ") " + DaemonSetFixture.image(2) + "\n")
+        .contains("  stallwatch undo ds/toolkit -n gpu\n")
+        .contains("kubectl rollout undo daemonset/toolkit -n gpu");
+  }
+
+  @Test
+  void exitsTwoAtTheTimeoutAndSaysWhereTheRolloutStood() {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.waitingPod("gpu-node-1", 2, EARLIER, "ErrImagePull", "pull access denied");
+    toolkit.readyPod("gpu-node-2", 1, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+
+    CliRun run = waitFor("--timeout", "2s", "--stall-after", "10m");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(WaitCommand.TIMEOUT);
+    assertThat(run.took()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+    assertThat(run.took()).isLessThan(Duration.ofSeconds(6));
+    assertThat(run.out())
+        .contains(
+            "timed out after 2s: rollout Progressing, 0/3 nodes updated;"
+                + " node gpu-node-1 updating (ErrImagePull)")
+        .contains("gpu-node-2", "gpu-node-3");
+  }
+
+  @Test
+  void neverOutlastsTheTimeoutEvenWhenTheServerDoesNotAnswer() {
+    toolkit.daemonSet(2, 3, 1, 2);
+    server
+        .mockServer()
+        .expect()
+        .get()
+        .withPath("/apis/apps/v1/namespaces/gpu/daemonsets/toolkit")
+        .andReply(200, request -> answerWhenTheTestEnds())
+        .always();
+
+    CliRun run = waitFor("--timeout", "2s");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(WaitCommand.TIMEOUT);
+    assertThat(run.took()).isLessThan(Duration.ofSeconds(6));
+    assertThat(run.out()).contains("timed out after 2s before the rollout could be read");
+  }
+
+  /** An API server that hangs: it answers only once the test is over. */
+  private Object answerWhenTheTestEnds() {
+    try {
+      testEnded.await(60, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return "{}";
+  }
+
+  @Test
+  void exitsThreeWhenTheClusterForbidsReading() {
+    server
+        .mockServer()
+        .expect()
+        .get()
+        .withPath("/apis/apps/v1/namespaces/gpu/daemonsets/toolkit")
+        .andReturn(
+            403,
+            new StatusBuilder()
+                .withStatus("Failure")
+                .withReason("Forbidden")
+                .withCode(403)
+                .withMessage("daemonsets.apps \"toolkit\" is forbidden: User \"ci\" cannot get")
+                .build())
+        .always();
+
+    CliRun run = waitFor();
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.ACCESS);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: forbidden (HTTP 403): daemonsets.apps \"toolkit\" is forbidden: User \"ci\""
+                + " cannot get\n");
+  }
+
+  @Test
+  void exitsThreeWhenTheClusterCannotBeReached() {
+    String dead =
+        TestApiServer.writeKubeconfig(tmp.resolve("dead"), "http://127.0.0.1:1").toString();
+
+    CliRun run = CliRun.of("wait", "ds/toolkit", "--kubeconfig", dead);
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.ACCESS);
+    assertThat(run.err()).startsWith("error: cannot reach the cluster at http://127.0.0.1:1");
+    assertThat(run.err().lines()).hasSize(1);
+  }
+
+  @Test
+  void exitsThreeWhenTheDaemonSetDoesNotExist() {
+    CliRun run = waitFor();
+
+    assertThat(run.exitCode()).isEqualTo(ExitCodes.ACCESS);
+    assertThat(run.err()).isEqualTo("error: daemonset.apps/toolkit not found in namespace gpu\n");
+  }
+
+  @Test
+  void exitsThreeOnUsageErrors() {
+    List<CliRun> runs =
+        List.of(
+            CliRun.of("wait"),
+            CliRun.of("wait", "pod/toolkit"),
+            CliRun.of("wait", "ds/toolkit", "--timeout", "soon"),
+            CliRun.of("wait", "ds/toolkit", "--timeout", "0s", "--kubeconfig", kubeconfig));
+
+    assertThat(runs).allSatisfy(run -> assertThat(run.exitCode()).as(run.toString()).isEqualTo(3));
+    assertThat(runs.get(1).err()).contains("\"pod/toolkit\" is not a DaemonSet; use ds/NAME");
+    assertThat(runs.get(2).err()).contains("\"soon\" is not a duration");
+    assertThat(runs.get(3).err()).contains("--timeout must be longer than 0");
+  }
+}

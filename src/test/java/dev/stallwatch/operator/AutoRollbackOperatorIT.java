@@ -1,0 +1,157 @@
+package dev.stallwatch.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.rollback.RollbackPolicy;
+import dev.stallwatch.rollback.RollbackRecord;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The operator's opt-in auto-rollback on the embedded API server: once, no loop, opt-in only. */
+class AutoRollbackOperatorIT {
+  private static final String NS = TestingRollout.NS;
+  private static final String NAME = TestingRollout.DS;
+  private static final Duration STALL_AFTER = Duration.ofSeconds(2);
+  private static final Duration ROLLBACK_AFTER = Duration.ofSeconds(1);
+
+  private TestingCluster cluster;
+  private StallwatchOperator operator;
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  @BeforeEach
+  void start() {
+    cluster = new TestingCluster();
+    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
+    new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+        .stalledOnFirstNode();
+  }
+
+  @AfterEach
+  void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+    cluster.close();
+  }
+
+  private void startOperator(boolean autoRollback) {
+    OperatorSettings settings =
+        new OperatorSettings(
+            Set.of(),
+            STALL_AFTER,
+            Duration.ofHours(24),
+            0,
+            false,
+            null,
+            autoRollback,
+            ROLLBACK_AFTER);
+    operator =
+        StallwatchOperator.start(
+            cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
+  }
+
+  private void optIn() {
+    cluster
+        .client
+        .apps()
+        .daemonSets()
+        .inNamespace(NS)
+        .withName(NAME)
+        .edit(
+            ds -> {
+              ds.getMetadata().getAnnotations().put(RollbackPolicy.OPT_IN, "true");
+              return ds;
+            });
+  }
+
+  private DaemonSet ds() {
+    return cluster.client.apps().daemonSets().inNamespace(NS).withName(NAME).get();
+  }
+
+  private String image() {
+    return ds().getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+  }
+
+  @Test
+  void anOptedInStalledRolloutIsRolledBackOnceAndNeverAgain() throws InterruptedException {
+    optIn();
+    startOperator(true);
+
+    await().atMost(Duration.ofSeconds(30)).until(this::image, TestingRollout.OLD_IMAGE::equals);
+    assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations()))
+        .hasValueSatisfying(
+            r -> {
+              assertThat(r.from()).isEqualTo(TestingRollout.NEW_HASH);
+              assertThat(r.to()).isEqualTo(TestingRollout.OLD_HASH);
+              assertThat(r.by()).isEqualTo("stallwatch operator");
+            });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(() -> assertThat(events(StallEvents.ROLLED_BACK)).hasSize(1));
+    assertThat(events(StallEvents.ROLLED_BACK).get(0).getMessage())
+        .contains(TestingRollout.NEW_HASH)
+        .contains(TestingRollout.OLD_HASH);
+    assertThat(registry.scrape())
+        .contains(
+            "stallwatch_rollbacks_total{daemonset=\"" + NAME + "\",namespace=\"" + NS + "\"} 1.0");
+
+    // gpu-node-1 keeps its broken pod here (no controller): the rolled-back revision now holds
+    // the rollout, and stays stalled well past the delay — it must not be rolled back in turn.
+    Thread.sleep(STALL_AFTER.plus(ROLLBACK_AFTER).plusSeconds(3).toMillis());
+    assertThat(image()).isEqualTo(TestingRollout.OLD_IMAGE);
+    assertThat(events(StallEvents.ROLLED_BACK)).hasSize(1);
+    assertThat(registry.scrape())
+        .contains(
+            "stallwatch_rollbacks_total{daemonset=\"" + NAME + "\",namespace=\"" + NS + "\"} 1.0");
+  }
+
+  @Test
+  void withoutTheOptInAnnotationNothingIsRolledBack() throws InterruptedException {
+    startOperator(true);
+
+    await().atMost(Duration.ofSeconds(30)).until(this::activeStall, s -> s != null);
+    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+
+    assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+    assertThat(events(StallEvents.ROLLED_BACK)).isEmpty();
+    assertThat(registry.scrape()).doesNotContain("stallwatch_rollbacks_total");
+  }
+
+  @Test
+  void withTheGlobalSwitchOffNothingIsRolledBack() throws InterruptedException {
+    optIn();
+    startOperator(false);
+
+    await().atMost(Duration.ofSeconds(30)).until(this::activeStall, s -> s != null);
+    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+
+    assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+    assertThat(events(StallEvents.ROLLED_BACK)).isEmpty();
+  }
+
+  private RolloutStall activeStall() {
+    return cluster.client.resources(RolloutStall.class).inNamespace(NS).list().getItems().stream()
+        .filter(s -> s.getStatus() != null && s.getStatus().active())
+        .findFirst()
+        .orElse(null);
+  }
+
+  private List<Event> events(String reason) {
+    return cluster.client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .filter(e -> NAME.equals(e.getInvolvedObject().getName()))
+        .toList();
+  }
+}

@@ -1,0 +1,160 @@
+package dev.stallwatch.rollback;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stallwatch.kube.Snapshots;
+import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.Phase;
+import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.testcluster.DaemonSetFixture;
+import dev.stallwatch.testcluster.TestApiServer;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Auto-rollback on the embedded API server, with real verdicts of the analyzer: it fires once after
+ * the delay, never rolls back its own rollback, never loops when the broken template is applied
+ * again, and does nothing without the opt-in or the global switch.
+ */
+class AutoRollbackIT {
+
+  static final Duration STALL_AFTER = Duration.ofSeconds(1);
+  static final Duration DELAY = Duration.ofMinutes(10);
+  static final Map<String, String> OPT_IN = Map.of(RollbackPolicy.OPT_IN, "true");
+
+  final TestApiServer server = new TestApiServer();
+  final KubernetesClient client = server.client();
+  final DaemonSetFixture toolkit = new DaemonSetFixture(client, "gpu", "toolkit");
+  final AutoRollback auto = new AutoRollback(new RollbackPolicy(true, DELAY), client);
+
+  @BeforeEach
+  void seedStall() throws InterruptedException {
+    toolkit.nodes("gpu-node-1", "gpu-node-2", "gpu-node-3");
+    toolkit.daemonSet(2, 3, 1, 2);
+    Instant t = Instant.now();
+    toolkit.waitingPod("gpu-node-1", 2, t, "ImagePullBackOff", "Back-off pulling image");
+    toolkit.readyPod("gpu-node-2", 1, t);
+    toolkit.readyPod("gpu-node-3", 1, t);
+    Thread.sleep(STALL_AFTER.plusMillis(200).toMillis());
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  DaemonSet ds() {
+    return client.apps().daemonSets().inNamespace("gpu").withName("toolkit").get();
+  }
+
+  RolloutVerdict verdict(Instant now) {
+    return RolloutAnalyzer.analyze(
+        Snapshots.of(
+            ds(),
+            client.pods().inNamespace("gpu").list().getItems(),
+            client.nodes().list().getItems(),
+            client.apps().controllerRevisions().inNamespace("gpu").list().getItems()),
+        now,
+        new AnalyzerSettings(STALL_AFTER));
+  }
+
+  String image() {
+    return ds().getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+  }
+
+  @Test
+  void rollsBackOnceTheStallHasLastedTheDelayThenNeverAgain() {
+    toolkit.annotate(OPT_IN);
+    Instant now = Instant.now();
+    RolloutVerdict stalled = verdict(now);
+    assertThat(stalled.phase()).isEqualTo(Phase.Stalled);
+
+    AutoRollback.Outcome early = auto.apply(ds(), stalled, Optional.empty(), now);
+    assertThat(early.rolledBack()).isFalse();
+    assertThat(early.decision().recheckAt()).isEqualTo(stalled.stalledSince().plus(DELAY));
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+
+    Instant due = stalled.stalledSince().plus(DELAY);
+    AutoRollback.Outcome fired = auto.apply(ds(), verdict(due), Optional.empty(), due);
+    assertThat(fired.rolledBack()).isTrue();
+    assertThat(fired.result().to().number()).isEqualTo(1);
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations()))
+        .contains(new RollbackRecord(toolkit.hash(2), toolkit.hash(1), due, AutoRollback.BY));
+
+    // The rolled-back revision never becomes available on gpu-node-1 either (no controller
+    // here): whatever the verdict, a rollback is not rolled back.
+    Instant later = due.plus(Duration.ofHours(1));
+    RolloutVerdict afterwards = verdict(later);
+    AutoRollback.Outcome again = auto.apply(ds(), afterwards, Optional.empty(), later);
+    assertThat(again.rolledBack()).isFalse();
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(afterwards.phase()).isEqualTo(Phase.Stalled);
+    assertThat(afterwards.newRevision().hash()).isEqualTo(toolkit.hash(1));
+    assertThat(again.decision().reason()).contains("never rolling back a rollback");
+  }
+
+  @Test
+  void reapplyingTheBrokenTemplateDoesNotStartALoop() {
+    toolkit.annotate(OPT_IN);
+    Instant due = verdict(Instant.now()).stalledSince().plus(DELAY);
+    assertThat(auto.apply(ds(), verdict(due), Optional.empty(), due).rolledBack()).isTrue();
+
+    toolkit.applyTemplate(2); // someone applies the same broken image again
+    Instant later = due.plus(Duration.ofHours(1));
+    RolloutVerdict stalledAgain = verdict(later);
+    assertThat(stalledAgain.phase()).isEqualTo(Phase.Stalled);
+    AutoRollback.Outcome outcome = auto.apply(ds(), stalledAgain, Optional.empty(), later);
+
+    assertThat(outcome.rolledBack()).isFalse();
+    assertThat(outcome.decision().reason())
+        .contains("revision " + toolkit.hash(2) + " was already rolled back once");
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+  }
+
+  @Test
+  void doesNothingWithoutTheOptInAnnotation() {
+    Instant late = Instant.now().plus(Duration.ofHours(2));
+
+    AutoRollback.Outcome outcome = auto.apply(ds(), verdict(late), Optional.empty(), late);
+
+    assertThat(outcome.rolledBack()).isFalse();
+    assertThat(outcome.result()).isNull();
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+    assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations())).isEmpty();
+  }
+
+  @Test
+  void doesNothingWhenTheGlobalSwitchIsOff() {
+    toolkit.annotate(OPT_IN);
+    AutoRollback off = new AutoRollback(new RollbackPolicy(false, DELAY), client);
+    Instant late = Instant.now().plus(Duration.ofHours(2));
+
+    assertThat(off.apply(ds(), verdict(late), Optional.empty(), late).rolledBack()).isFalse();
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+  }
+
+  @Test
+  void reportsARefusalWhenTheDaemonSetMovedOnBeforeTheRollback() {
+    toolkit.annotate(OPT_IN);
+    Instant due = verdict(Instant.now()).stalledSince().plus(DELAY);
+    RolloutVerdict stalled = verdict(due);
+    DaemonSet seen = ds();
+    toolkit.revision(3);
+    toolkit.applyTemplate(3); // a fix lands between the verdict and the rollback
+
+    AutoRollback.Outcome outcome = auto.apply(seen, stalled, Optional.empty(), due);
+
+    assertThat(outcome.rolledBack()).isFalse();
+    assertThat(outcome.refusal()).contains("no longer runs revision " + toolkit.hash(2));
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(3));
+  }
+}

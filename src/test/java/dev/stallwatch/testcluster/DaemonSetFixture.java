@@ -1,0 +1,315 @@
+package dev.stallwatch.testcluster;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Writes kubectl-shaped objects of one DaemonSet rollout into a test API server: nodes, the
+ * DaemonSet, its ControllerRevisions (owned, labelled, storing the template as upstream does) and
+ * its pods in any state. Each revision N runs the image {@code toolkit:vN}.
+ */
+public final class DaemonSetFixture {
+
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String name;
+  private String uid;
+  private final Map<Integer, String> hashes = new LinkedHashMap<>();
+
+  public DaemonSetFixture(KubernetesClient client, String namespace, String name) {
+    this.client = client;
+    this.namespace = namespace;
+    this.name = name;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String namespace() {
+    return namespace;
+  }
+
+  /** The image of revision {@code n}. */
+  public static String image(int n) {
+    return "registry.example/toolkit:v" + n;
+  }
+
+  /** The hash of revision {@code n} (stable, distinct per revision and DaemonSet). */
+  public String hash(int n) {
+    return hashes.computeIfAbsent(
+        n, k -> Integer.toHexString((name + "/" + k).hashCode() & 0x7fffffff).substring(0, 6) + k);
+  }
+
+  /** Ready nodes with these names. */
+  public DaemonSetFixture nodes(String... names) {
+    for (String node : names) {
+      client
+          .nodes()
+          .resource(
+              new NodeBuilder()
+                  .withNewMetadata()
+                  .withName(node)
+                  .withLabels(Map.of("kubernetes.io/hostname", node))
+                  .withCreationTimestamp("2026-01-01T00:00:00Z")
+                  .endMetadata()
+                  .withNewStatus()
+                  .addNewCondition()
+                  .withType("Ready")
+                  .withStatus("True")
+                  .withLastTransitionTime("2026-01-01T00:00:00Z")
+                  .endCondition()
+                  .endStatus()
+                  .build())
+          .createOr(n -> n.update());
+    }
+    return this;
+  }
+
+  /** The template of revision {@code n}. */
+  public PodTemplateSpec template(int n) {
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata()
+        .withLabels(Map.of("app", name))
+        .endMetadata()
+        .withNewSpec()
+        .withContainers(container(n))
+        .addNewToleration()
+        .withOperator("Exists")
+        .endToleration()
+        .endSpec()
+        .build();
+  }
+
+  private static Container container(int n) {
+    return new ContainerBuilder().withName("toolkit").withImage(image(n)).build();
+  }
+
+  /**
+   * The DaemonSet at revision {@code current} (generation = observedGeneration = current), with
+   * ControllerRevisions 1..{@code current} and a status of {@code desired} nodes.
+   */
+  public DaemonSet daemonSet(int current, int desired, int updated, int available) {
+    DaemonSet ds =
+        new DaemonSetBuilder()
+            .withNewMetadata()
+            .withNamespace(namespace)
+            .withName(name)
+            .withGeneration((long) current)
+            .withCreationTimestamp("2026-01-01T00:00:00Z")
+            .withAnnotations(
+                Map.of("deprecated.daemonset.template.generation", String.valueOf(current)))
+            .endMetadata()
+            .withNewSpec()
+            .withNewSelector()
+            .withMatchLabels(Map.of("app", name))
+            .endSelector()
+            .withTemplate(template(current))
+            .withNewUpdateStrategy()
+            .withType("RollingUpdate")
+            .withNewRollingUpdate()
+            .withNewMaxUnavailable(1)
+            .endRollingUpdate()
+            .endUpdateStrategy()
+            .endSpec()
+            .withStatus(
+                new DaemonSetStatusBuilder()
+                    .withObservedGeneration((long) current)
+                    .withDesiredNumberScheduled(desired)
+                    .withCurrentNumberScheduled(desired)
+                    .withNumberReady(available)
+                    .withUpdatedNumberScheduled(updated)
+                    .withNumberAvailable(available)
+                    .withNumberUnavailable(desired - available)
+                    .build())
+            .build();
+    DaemonSet stored =
+        client.apps().daemonSets().inNamespace(namespace).resource(ds).createOr(d -> d.update());
+    // The server assigns the uid; revisions and pods name it in their owner references.
+    uid = stored.getMetadata().getUid();
+    for (int n = 1; n <= current; n++) {
+      revision(n);
+    }
+    return stored;
+  }
+
+  /** Adds annotations to the DaemonSet. */
+  public DaemonSet annotate(Map<String, String> annotations) {
+    return client
+        .apps()
+        .daemonSets()
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            ds -> {
+              ds.getMetadata().getAnnotations().putAll(annotations);
+              return ds;
+            });
+  }
+
+  /** Applies revision {@code n}'s template to the DaemonSet, as {@code kubectl apply} would. */
+  public DaemonSet applyTemplate(int n) {
+    return client
+        .apps()
+        .daemonSets()
+        .inNamespace(namespace)
+        .withName(name)
+        .edit(
+            ds -> {
+              ds.getSpec().setTemplate(template(n));
+              return ds;
+            });
+  }
+
+  /** The ControllerRevision {@code n}, stored as upstream does: a replace patch of the template. */
+  public void revision(int n) {
+    Map<String, Object> data =
+        Map.of(
+            "spec",
+            Map.of("template", withReplaceDirective(JSON.convertValue(template(n), Map.class))));
+    client
+        .apps()
+        .controllerRevisions()
+        .inNamespace(namespace)
+        .resource(
+            new ControllerRevisionBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name + "-" + hash(n))
+                .withLabels(Map.of("app", name, "controller-revision-hash", hash(n)))
+                .withCreationTimestamp(
+                    Instant.parse("2026-01-01T00:00:00Z").plusSeconds(n * 60L).toString())
+                .withOwnerReferences(owner())
+                .endMetadata()
+                .withRevision((long) n)
+                .withData(data)
+                .build())
+        .createOr(r -> r.update());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> withReplaceDirective(Map<?, ?> template) {
+    Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) template);
+    copy.put("$patch", "replace");
+    return copy;
+  }
+
+  private OwnerReference owner() {
+    if (uid == null) {
+      throw new IllegalStateException("create the DaemonSet before its revisions and pods");
+    }
+    return new OwnerReferenceBuilder()
+        .withApiVersion("apps/v1")
+        .withKind("DaemonSet")
+        .withName(name)
+        .withUid(uid)
+        .withController(true)
+        .withBlockOwnerDeletion(true)
+        .build();
+  }
+
+  /**
+   * A Running, Ready pod of revision {@code n} on {@code node}; {@code created} dates its
+   * conditions and container start (the server sets creationTimestamp).
+   */
+  public Pod readyPod(String node, int n, Instant created) {
+    return pod(
+        node,
+        n,
+        created,
+        "Running",
+        true,
+        new ContainerStatusBuilder()
+            .withName("toolkit")
+            .withImage(image(n))
+            .withReady(true)
+            .withNewState()
+            .withNewRunning()
+            .withStartedAt(created.toString())
+            .endRunning()
+            .endState()
+            .build());
+  }
+
+  /** A Pending pod of revision {@code n} whose container waits with {@code reason}. */
+  public Pod waitingPod(String node, int n, Instant created, String reason, String message) {
+    return pod(
+        node,
+        n,
+        created,
+        "Pending",
+        false,
+        new ContainerStatusBuilder()
+            .withName("toolkit")
+            .withImage(image(n))
+            .withReady(false)
+            .withNewState()
+            .withNewWaiting()
+            .withReason(reason)
+            .withMessage(message)
+            .endWaiting()
+            .endState()
+            .build());
+  }
+
+  private Pod pod(
+      String node, int n, Instant created, String phase, boolean ready, ContainerStatus status) {
+    Pod pod =
+        new PodBuilder()
+            .withNewMetadata()
+            .withNamespace(namespace)
+            .withName(name + "-" + node)
+            .withUid(UUID.randomUUID().toString())
+            .withCreationTimestamp(created.toString())
+            .withLabels(
+                Map.of(
+                    "app", name,
+                    "controller-revision-hash", hash(n),
+                    "pod-template-generation", String.valueOf(n)))
+            .withOwnerReferences(owner())
+            .endMetadata()
+            .withNewSpecLike(template(n).getSpec())
+            .withNodeName(node)
+            .endSpec()
+            .withNewStatus()
+            .withPhase(phase)
+            .addNewCondition()
+            .withType("PodScheduled")
+            .withStatus("True")
+            .withLastTransitionTime(created.toString())
+            .endCondition()
+            .addNewCondition()
+            .withType("Ready")
+            .withStatus(ready ? "True" : "False")
+            .withLastTransitionTime(created.toString())
+            .endCondition()
+            .withContainerStatuses(List.of(status))
+            .endStatus()
+            .build();
+    // The mock server stamps creationTimestamp itself (on create, and keeps it on update), so
+    // pod ages start now: tests use a short --stall-after instead of backdating.
+    return client.pods().inNamespace(namespace).resource(pod).createOr(p -> p.update());
+  }
+}

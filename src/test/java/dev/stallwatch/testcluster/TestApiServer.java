@@ -1,0 +1,82 @@
+package dev.stallwatch.testcluster;
+
+import dev.stallwatch.cluster.EmbeddedApiServer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.RejectedExecutionException;
+
+/**
+ * The embedded API server ({@link EmbeddedApiServer}: fabric8's mock in CRUD mode, with discovery,
+ * so kubectl works too) started for one test, plus a kubeconfig with two contexts that points the
+ * CLI at it. Fault injection goes through {@link #mockServer()}.
+ */
+public final class TestApiServer implements AutoCloseable {
+
+  private final EmbeddedApiServer server = new EmbeddedApiServer().start();
+
+  public KubernetesClient client() {
+    return server.client();
+  }
+
+  /** For fault injection: {@code mockServer().expect()…} answers before the CRUD store. */
+  public KubernetesMockServer mockServer() {
+    return server.mockServer();
+  }
+
+  public String url() {
+    return server.url();
+  }
+
+  /** Writes a kubeconfig with context {@code test} (namespace {@code default}) to {@code file}. */
+  public Path writeKubeconfig(Path file) {
+    return writeKubeconfig(file, url());
+  }
+
+  /** A kubeconfig pointing at any {@code server} URL (e.g. one nobody listens on). */
+  public static Path writeKubeconfig(Path file, String server) {
+    String yaml =
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: test",
+            "  cluster:",
+            "    server: " + server,
+            "contexts:",
+            "- name: test",
+            "  context:",
+            "    cluster: test",
+            "    user: test",
+            "    namespace: default",
+            "- name: other",
+            "  context:",
+            "    cluster: test",
+            "    user: test",
+            "    namespace: other-ns",
+            "current-context: test",
+            "users:",
+            "- name: test",
+            "  user: {}",
+            "");
+    try {
+      return Files.writeString(file, yaml);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } catch (RejectedExecutionException e) {
+      // The mock's vert.x event loop can already be shut down when its server stops right after
+      // starting (seen in fast tests); the server is stopped either way.
+    }
+  }
+}
