@@ -25,7 +25,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,9 +41,9 @@ class EmbeddedApiServerTest {
       "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  // Ages in tables are computed against a clock three hours ahead of the store's timestamps.
-  private static final Clock THREE_HOURS_LATER =
-      Clock.offset(Clock.systemUTC(), Duration.ofHours(3));
+  // The cluster's own clock: it stamps creation times and ages in tables are measured on it.
+  private static final dev.stallwatch.sim.SimClock CLOCK =
+      dev.stallwatch.sim.SimClock.virtual(java.time.Instant.parse("2026-12-02T10:00:00Z"));
 
   private static EmbeddedApiServer api;
   private static KubernetesClient client;
@@ -52,7 +51,7 @@ class EmbeddedApiServerTest {
 
   @BeforeAll
   static void start() {
-    api = new EmbeddedApiServer(THREE_HOURS_LATER, Path.of("target/no-crd-directory")).start();
+    api = new EmbeddedApiServer(CLOCK, Path.of("target/no-crd-directory")).start();
     client = api.client();
   }
 
@@ -293,6 +292,19 @@ class EmbeddedApiServerTest {
                 .build())
         .create();
 
+    assertThat(
+            client
+                .apps()
+                .daemonSets()
+                .inNamespace("default")
+                .withName("agent")
+                .get()
+                .getMetadata()
+                .getCreationTimestamp())
+        .as("stamped by the cluster's clock, not the wall clock")
+        .isEqualTo(CLOCK.instant().toString());
+    CLOCK.advance(Duration.ofHours(3));
+
     JsonNode table = table("/apis/apps/v1/namespaces/default/daemonsets?limit=500");
 
     assertThat(table.path("kind").asText()).isEqualTo("Table");
@@ -325,6 +337,8 @@ class EmbeddedApiServerTest {
         "application/merge-patch+json",
         "{\"status\":{\"conditions\":[{\"type\":\"Other\",\"status\":\"False\"},"
             + "{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+
+    CLOCK.advance(Duration.ofHours(3));
 
     JsonNode table =
         table("/apis/example.dev/v1/namespaces/default/widgets/table-w?includeObject=Object");

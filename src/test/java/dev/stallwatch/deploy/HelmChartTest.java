@@ -116,6 +116,7 @@ class HelmChartTest {
             "--leader-election",
             "--leader-election-namespace=stallwatch-system",
             "--auto-rollback",
+            "--auto-rollback-after=20m",
             "--some-future-flag=1");
     assertThat(operator.getImage())
         .isEqualTo(
