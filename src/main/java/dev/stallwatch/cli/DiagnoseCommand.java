@@ -11,13 +11,13 @@ import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -66,15 +66,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
       description = "Evaluate as of this RFC 3339 time (default: the current time).")
   Instant now;
 
-  @Option(
-      names = "--stall-after",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      defaultValue = "5m",
-      description =
-          "How long a node may hold a rollout back before it is stuck: 90s, 5m, 1h, PT5M"
-              + " (default: ${DEFAULT-VALUE}).")
-  Duration stallAfter;
+  @Mixin StallAfterOption stallAfter;
 
   @Option(
       names = {"-o", "--output"},
@@ -100,7 +92,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Instant at = now == null ? Instant.now() : now;
-    AnalyzerSettings settings = new AnalyzerSettings(stallAfter);
+    AnalyzerSettings settings = stallAfter.settings();
 
     Dump dump = new DumpReader(System.in).read(files);
     Snapshots.Grouped grouped = Snapshots.group(dump);

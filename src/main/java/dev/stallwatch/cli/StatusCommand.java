@@ -81,14 +81,7 @@ public final class StatusCommand implements Callable<Integer> {
       description = "Refresh interval of --watch (default: ${DEFAULT-VALUE}).")
   Duration interval;
 
-  @Option(
-      names = "--stall-after",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      defaultValue = "5m",
-      description =
-          "How long a node may hold a rollout back before it is stuck (default: ${DEFAULT-VALUE}).")
-  Duration stallAfter;
+  @Mixin StallAfterOption stallAfter;
 
   Clock clock = Clock.systemUTC();
 
@@ -163,7 +156,7 @@ public final class StatusCommand implements Callable<Integer> {
                         ? filterByName(new LiveRollouts(client).all(null))
                         : new LiveRollouts(client).one(namespace, daemonSet.name()));
     Instant at = clock.instant();
-    AnalyzerSettings settings = new AnalyzerSettings(stallAfter);
+    AnalyzerSettings settings = stallAfter.settings();
     List<RolloutVerdict> verdicts = new ArrayList<>();
     List<String> errors = new ArrayList<>(selection.errors());
     for (RolloutSnapshot snapshot : selection.snapshots()) {

@@ -66,14 +66,7 @@ public final class WaitCommand implements Callable<Integer> {
       description = "Give up after this long, exit 2 (default: ${DEFAULT-VALUE}).")
   Duration timeout;
 
-  @Option(
-      names = "--stall-after",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      defaultValue = "5m",
-      description =
-          "How long a node may hold the rollout back before it is stalled (default: ${DEFAULT-VALUE}).")
-  Duration stallAfter;
+  @Mixin StallAfterOption stallAfter;
 
   @Option(
       names = "--interval",
@@ -100,7 +93,7 @@ public final class WaitCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     String namespace = cluster.namespace();
     String name = daemonSet.name();
-    AnalyzerSettings settings = new AnalyzerSettings(stallAfter);
+    AnalyzerSettings settings = stallAfter.settings();
     // One client for the whole wait: a new one per read would redo the config and TLS work.
     try (KubernetesClient client = cluster.translating(cluster::client)) {
       return waitWith(client, namespace, name, settings, out, err);
@@ -150,7 +143,7 @@ public final class WaitCommand implements Callable<Integer> {
             + " (timeout "
             + DurationText.of(timeout)
             + ", stall after "
-            + DurationText.of(stallAfter)
+            + DurationText.of(stallAfter.duration())
             + ")");
     out.flush();
     RolloutWait.Outcome outcome = wait.run();
