@@ -38,9 +38,15 @@ final class StallWrites {
           body.setMetadata(stall.getMetadata());
           body.setSpec(stall.getSpec());
           RolloutStall created = client.resource(body).create();
+          // Until the status lands the stall exists without one, and its ADD event may reach the
+          // informer first. A reconcile must never read that half-written stall: it takes it for
+          // a stall that starts over (new condition time, a second Stalled event) and, status
+          // writes carrying no resourceVersion check on some servers, overwrites the real status.
+          // So the cache holds the bare object, then moves on to the version with its status.
+          cache.handleRecentResourceCreate(id, created);
           created.setStatus(stall.getStatus());
           RolloutStall written = client.resource(created).updateStatus();
-          cache.handleRecentResourceCreate(id, written);
+          cache.handleRecentResourceUpdate(id, written, created);
           log.info("created RolloutStall {}/{}", id.getNamespace().orElse(""), id.getName());
         }
         case UPDATE_STATUS -> {
