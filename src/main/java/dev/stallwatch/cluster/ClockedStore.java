@@ -20,7 +20,9 @@ import java.util.Queue;
 /**
  * The object store behind the embedded API server: fabric8's CRUD dispatcher, with the queued
  * expectations of fault-injection tests answered first (as fabric8's mixed dispatcher does), and
- * {@code metadata.creationTimestamp} stamped from the cluster's clock rather than the wall clock.
+ * {@code metadata.creationTimestamp} stamped from the cluster's clock rather than the wall clock,
+ * and a DaemonSet's template generation kept in the same write, as the API server keeps it ({@link
+ * TemplateGeneration}).
  *
  * <p>The simulated cluster can run faster than real time; ages measured from creation (how long a
  * pod has been pending, when a rollout began) must be on the same clock as everything else.
@@ -50,6 +52,7 @@ final class ClockedStore extends Dispatcher {
   /** Re-stamps objects as they are created; updates keep the stored stamp, as upstream does. */
   private static final class ClockedCrud extends KubernetesCrudDispatcher {
     private final Clock clock;
+    private final ThreadLocal<String> adjusted = new ThreadLocal<>();
 
     ClockedCrud(Clock clock) {
       super(List.of());
@@ -57,10 +60,33 @@ final class ClockedStore extends Dispatcher {
     }
 
     @Override
+    public MockResponse handleUpdate(RecordedRequest request) {
+      return withStoredBody(super.handleUpdate(request));
+    }
+
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+      return withStoredBody(super.handlePatch(request));
+    }
+
+    /** Answers a successful write with the object as {@link #processEvent} stored it. */
+    private MockResponse withStoredBody(MockResponse response) {
+      String stored = adjusted.get();
+      adjusted.remove();
+      boolean written = response.code() == 200 || response.code() == 202;
+      return stored != null && written ? response.setBody(stored) : response;
+    }
+
+    @Override
     public MockResponse handleCreate(RecordedRequest request) {
       MockResponse response = super.handleCreate(request);
+      String stored = adjusted.get();
+      adjusted.remove();
       if (response.code() != 201) {
         return response;
+      }
+      if (stored != null) {
+        return response.setBody(stored);
       }
       GenericKubernetesResource created =
           Serialization.unmarshal(
@@ -80,6 +106,15 @@ final class ClockedStore extends Dispatcher {
       if (oldAttributes == null && resource != null && newState != null) {
         resource.getMetadata().setCreationTimestamp(stamp());
         newState = Serialization.asJson(resource);
+      }
+      if (newState != null && TemplateGeneration.appliesTo(path)) {
+        String stored = oldAttributes == null ? null : map.get(oldAttributes);
+        String generationKept = TemplateGeneration.adjust(stored, newState);
+        if (!generationKept.equals(newState)) {
+          newState = generationKept;
+          resource = null; // attributes are then read from the stored JSON
+          adjusted.set(newState);
+        }
       }
       super.processEvent(path, pathAttributes, oldAttributes, resource, newState);
     }

@@ -1,0 +1,69 @@
+package dev.stallwatch.cluster;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.client.utils.Serialization;
+
+/**
+ * What the API server's DaemonSet strategy does on every write, and the mock server does not: the
+ * annotation {@value #ANNOTATION} starts at 1 and moves up by one, in the same write, whenever
+ * {@code spec.template} changes; otherwise it keeps its stored value whatever the client sent. Pods
+ * carry it as {@code pod-template-generation}, so a write that changed the template without it
+ * would, for a moment, make old pods look updated.
+ */
+final class TemplateGeneration {
+  static final String ANNOTATION = "deprecated.daemonset.template.generation";
+  private static final ObjectMapper JSON = Serialization.jsonMapper();
+
+  private TemplateGeneration() {}
+
+  /** True for a write to a DaemonSet itself (not its status). */
+  static boolean appliesTo(String path) {
+    String p = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+    return p.contains("/daemonsets") && !p.endsWith("/status");
+  }
+
+  /**
+   * The object to store for a DaemonSet write.
+   *
+   * @param stored the object as stored before this write, or null on create
+   * @param written the object this write would store
+   */
+  static String adjust(String stored, String written) {
+    try {
+      JsonNode before = stored == null ? null : JSON.readTree(stored);
+      JsonNode after = JSON.readTree(written);
+      if (!(after instanceof ObjectNode)) {
+        return written;
+      }
+      long generation;
+      if (before == null) {
+        generation = parse(after.path("metadata").path("annotations").path(ANNOTATION), 1);
+      } else {
+        long previous = parse(before.path("metadata").path("annotations").path(ANNOTATION), 1);
+        boolean changed =
+            !before.path("spec").path("template").equals(after.path("spec").path("template"));
+        generation = changed ? previous + 1 : previous;
+      }
+      String value = Long.toString(generation);
+      JsonNode current = after.path("metadata").path("annotations").path(ANNOTATION);
+      if (value.equals(current.asText(null))) {
+        return written;
+      }
+      ((ObjectNode) after).with("metadata").with("annotations").put(ANNOTATION, value);
+      return JSON.writeValueAsString(after);
+    } catch (JsonProcessingException e) {
+      return written;
+    }
+  }
+
+  private static long parse(JsonNode value, long fallback) {
+    try {
+      return value.isMissingNode() || value.isNull() ? fallback : Long.parseLong(value.asText());
+    } catch (NumberFormatException e) {
+      return fallback;
+    }
+  }
+}
