@@ -90,8 +90,11 @@ class AutoRollbackIT {
     assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations()))
         .contains(new RollbackRecord(toolkit.hash(2), toolkit.hash(1), due, AutoRollback.BY));
 
-    // The rolled-back revision never becomes available on gpu-node-1 either (no controller
-    // here): whatever the verdict, a rollback is not rolled back.
+    // The rolled-back revision never becomes available on gpu-node-1 either: its pod (standing in
+    // for the controller's replacement) waits for good. Whatever the verdict, a rollback is not
+    // rolled back.
+    client.pods().inNamespace("gpu").withName("toolkit-gpu-node-1").delete();
+    toolkit.waitingPod("gpu-node-1", 1, Instant.now(), "CrashLoopBackOff", "back-off restarting");
     Instant later = due.plus(Duration.ofHours(1));
     RolloutVerdict afterwards = verdict(later);
     AutoRollback.Outcome again = auto.apply(ds(), afterwards, Optional.empty(), later);
