@@ -6,6 +6,7 @@ import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackPolicy;
+import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.DaemonSetView;
@@ -31,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -123,22 +123,30 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
         RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
-    StallPlan plan = planner.plan(verdict, stalls, now);
+    StallPlan plan =
+        planner.plan(
+            verdict,
+            stalls,
+            RollbackRecord.fromAnnotations(ds.getMetadata().getAnnotations()),
+            now);
     writes.apply(ds, plan, stallCache(context));
     metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
-    Instant rollbackRecheck = rollBackIfDue(ds, verdict, now);
+    Instant rollbackRecheck = rollBackIfDue(ds, verdict, recordedRollbacks(stalls), now);
     return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck);
   }
 
   /**
-   * The opt-in auto-rollback: at most once per stalled revision, never of a rollback (the policy
-   * reads the record the rollback leaves on the DaemonSet). Returns when to decide again.
+   * The opt-in auto-rollback: at most once per stalled revision, never of a rollback. The policy
+   * reads the record the rollback leaves on the DaemonSet and the ones its RolloutStalls keep, so a
+   * tool that re-applies the DaemonSet without stallwatch's annotations cannot start a loop.
+   * Returns when to decide again.
    */
-  private Instant rollBackIfDue(DaemonSet ds, RolloutVerdict verdict, Instant now) {
+  private Instant rollBackIfDue(
+      DaemonSet ds, RolloutVerdict verdict, List<RollbackRecord> recorded, Instant now) {
     if (!verdict.stalled()) {
       return null;
     }
-    AutoRollback.Outcome outcome = autoRollback.apply(ds, verdict, Optional.empty(), now);
+    AutoRollback.Outcome outcome = autoRollback.apply(ds, verdict, recorded, now);
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     if (outcome.rolledBack()) {
@@ -248,6 +256,12 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
           stall.getMetadata().getName(),
           e.getMessage());
     }
+  }
+
+  private static List<RollbackRecord> recordedRollbacks(Collection<RolloutStall> stalls) {
+    return stalls.stream()
+        .flatMap(s -> StallRecord.rollbackRecord(s.getStatus()).stream())
+        .toList();
   }
 
   private static StallMetrics.ActiveStall activeStall(RolloutStall stall) {

@@ -5,6 +5,8 @@ import dev.stallwatch.operator.StallPlan.Kind;
 import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.operator.crd.RolloutStallSpec;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.operator.crd.RolloutStallStatus.Rollback;
+import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -16,12 +18,15 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Decides the RolloutStall lifecycle of one DaemonSet from its verdict and the stalls it already
  * has: create when stalled, update only on change, resolve when the rollout completes, moves on, is
- * rolled back or superseded, or a NodeExcluded stall is acknowledged; delete Resolved stalls after
- * the TTL. Pure: the caller performs the writes.
+ * rolled back or superseded, or a NodeExcluded stall is acknowledged; record a rollback on the
+ * stall of the revision rolled back; delete Resolved stalls after the TTL. Pure: the caller
+ * performs the writes.
  */
 public final class StallPlanner {
   /** Label on every RolloutStall: the DaemonSet it is about. */
@@ -33,8 +38,17 @@ public final class StallPlanner {
     this.resolvedTtl = resolvedTtl;
   }
 
-  /** Plans the writes for {@code verdict} given the DaemonSet's {@code existing} stalls. */
-  public StallPlan plan(RolloutVerdict verdict, Collection<RolloutStall> existing, Instant now) {
+  /**
+   * Plans the writes for {@code verdict} given the DaemonSet's {@code existing} stalls.
+   *
+   * @param rollback the rollback record on the DaemonSet (left by {@code stallwatch undo} or the
+   *     auto-rollback), if any: the stall of the revision it rolled back from records it
+   */
+  public StallPlan plan(
+      RolloutVerdict verdict,
+      Collection<RolloutStall> existing,
+      Optional<RollbackRecord> rollback,
+      Instant now) {
     String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
     String currentName = StallName.of(verdict.daemonSet().name(), currentHash);
     List<Change> changes = new ArrayList<>();
@@ -45,16 +59,25 @@ public final class StallPlanner {
       RolloutStallStatus previous = stall.getStatus();
       boolean isCurrent = stall.getMetadata().getName().equals(currentName);
       currentSeen |= isCurrent;
+      Rollback rolledBack = StallRecord.rollback(stall.getSpec().revision(), rollback, previous);
       if (previous != null && previous.active()) {
         var resolution = Resolution.of(stall, verdict);
         if (resolution.isPresent()) {
           Resolution why = resolution.get();
           String message = why.describe(verdict.daemonSet().name(), stall.getSpec().revision());
-          RolloutStall next = withStatus(stall, StallRecord.resolved(previous, why, message, now));
+          if (why == Resolution.RolledBack && rolledBack != null && rolledBack.by() != null) {
+            message += " by " + rolledBack.by();
+          }
+          RolloutStall next =
+              withStatus(
+                  stall,
+                  StallRecord.resolved(previous, why, message, now).withRollback(rolledBack));
           changes.add(
               new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.RESOLVED, why));
         } else {
-          RolloutStall next = withStatus(stall, StallRecord.active(verdict, previous, now));
+          RolloutStall next =
+              withStatus(
+                  stall, StallRecord.active(verdict, previous, now).withRollback(rolledBack));
           active = next;
           if (next.getStatus() != previous) {
             changes.add(
@@ -65,7 +88,8 @@ public final class StallPlanner {
         continue;
       }
       if (isCurrent && stallsAgain(stall, verdict)) {
-        RolloutStall next = withStatus(stall, StallRecord.active(verdict, previous, now));
+        RolloutStall next =
+            withStatus(stall, StallRecord.active(verdict, previous, now).withRollback(rolledBack));
         active = next;
         changes.add(new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.STALLED, null));
         continue;
@@ -74,8 +98,21 @@ public final class StallPlanner {
       boolean keptByAcknowledgement = isCurrent && stall.acknowledged() && verdict.stalled();
       if (!keptByAcknowledgement && expiry != null && !expiry.isAfter(now)) {
         changes.add(new Change(Kind.DELETE, stall, previous, StallTransition.UNCHANGED, null));
-      } else if (!keptByAcknowledgement && expiry != null) {
+        continue;
+      }
+      if (!keptByAcknowledgement && expiry != null) {
         nextExpiry = nextExpiry == null || expiry.isBefore(nextExpiry) ? expiry : nextExpiry;
+      }
+      if (previous != null && !Objects.equals(rolledBack, previous.rollback())) {
+        // Already resolved when the rollback was recorded (e.g. `stallwatch undo` after the
+        // rollout moved on): the record still belongs on the stall of the revision rolled back.
+        changes.add(
+            new Change(
+                Kind.UPDATE_STATUS,
+                withStatus(stall, previous.withRollback(rolledBack)),
+                previous,
+                StallTransition.UNCHANGED,
+                null));
       }
     }
     if (verdict.stalled() && !currentSeen) {

@@ -3,8 +3,10 @@ package dev.stallwatch.operator;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.operator.crd.RolloutStallStatus.NodeSplit;
 import dev.stallwatch.operator.crd.RolloutStallStatus.Revision;
+import dev.stallwatch.operator.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.operator.crd.RolloutStallStatus.StallCounts;
 import dev.stallwatch.operator.crd.RolloutStallStatus.StalledNode;
+import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.RevisionSummary;
@@ -15,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -22,7 +25,8 @@ import java.util.stream.Collectors;
  * Builds the status a RolloutStall should have from the analyzer's verdict and the status it has
  * now. Returns the previous status itself when nothing but the observation time would change, so
  * the caller writes only real changes; keeps {@code stalledSince} of an active stall (also across
- * operator restarts) and the {@code lastTransitionTime} of a condition whose status holds.
+ * operator restarts), the {@code lastTransitionTime} of a condition whose status holds, and the
+ * record of a rollback for the life of the stall.
  */
 public final class StallRecord {
   /** The condition type: True while the rollout is stalled. */
@@ -61,6 +65,7 @@ public final class StallRecord {
             since,
             now.toString(),
             null,
+            previous == null ? null : previous.rollback(),
             List.of(condition(previous, "True", cause, verdict.message(), now)));
     return unlessOnlyObservationTimeChanged(previous, candidate);
   }
@@ -76,7 +81,7 @@ public final class StallRecord {
             ? previous
             : new RolloutStallStatus(
                 null, null, List.of(), 0, null, null, null, null, null, null, null, null, null,
-                null, null, List.of());
+                null, null, null, List.of());
     return new RolloutStallStatus(
         RolloutStallStatus.RESOLVED,
         base.node(),
@@ -93,7 +98,37 @@ public final class StallRecord {
         base.stalledSince(),
         now.toString(),
         now.toString(),
+        base.rollback(),
         List.of(condition(previous, "False", why.name(), message, now)));
+  }
+
+  /**
+   * The rollback of the stall's revision: the one {@code record} on the DaemonSet describes when it
+   * rolled back from {@code revision}, else the one the stall already holds (a later record on the
+   * DaemonSet, about another revision, replaces nothing).
+   */
+  public static Rollback rollback(
+      String revision, Optional<RollbackRecord> record, RolloutStallStatus previous) {
+    Rollback kept = previous == null ? null : previous.rollback();
+    return record
+        .filter(r -> r.from().equals(revision))
+        .map(r -> new Rollback(r.from(), r.to(), r.at() == null ? null : r.at().toString(), r.by()))
+        .orElse(kept);
+  }
+
+  /** The rollback a stall records, in the form the auto-rollback policy reads. */
+  public static Optional<RollbackRecord> rollbackRecord(RolloutStallStatus status) {
+    if (status == null || status.rollback() == null || status.rollback().from() == null) {
+      return Optional.empty();
+    }
+    Rollback r = status.rollback();
+    Instant at;
+    try {
+      at = r.at() == null ? null : Instant.parse(r.at());
+    } catch (RuntimeException e) {
+      at = null; // a hand-edited time: the hashes are what matter
+    }
+    return Optional.of(new RollbackRecord(r.from(), r.to(), at, r.by()));
   }
 
   private static RolloutStallStatus unlessOnlyObservationTimeChanged(

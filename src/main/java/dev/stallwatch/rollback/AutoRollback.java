@@ -4,7 +4,7 @@ import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.List;
 
 /**
  * The operator's auto-rollback step for one reconcile: asks the {@link RollbackPolicy} and, when it
@@ -43,10 +43,10 @@ public final class AutoRollback {
   /**
    * Decides for {@code ds} given its current {@code verdict} and rolls back when due.
    *
-   * @param prior a rollback recorded on the DaemonSet's RolloutStall, if any
+   * @param prior the rollbacks recorded on the DaemonSet's RolloutStalls
    */
   public Outcome apply(
-      DaemonSet ds, RolloutVerdict verdict, Optional<RollbackRecord> prior, Instant now) {
+      DaemonSet ds, RolloutVerdict verdict, List<RollbackRecord> prior, Instant now) {
     RollbackDecision decision =
         policy.decide(verdict, ds.getMetadata().getAnnotations(), prior, now);
     if (!decision.rollBack()) {

@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Decides whether the operator rolls a stalled DaemonSet back on its own. Off unless both the
@@ -47,13 +46,13 @@ public final class RollbackPolicy {
    *
    * @param verdict the analyzer's verdict now
    * @param annotations the DaemonSet's annotations (the opt-in and the {@link RollbackRecord})
-   * @param prior a rollback recorded elsewhere (the RolloutStall), if any; the DaemonSet's own
-   *     record is read from {@code annotations}
+   * @param prior rollbacks recorded elsewhere (on the RolloutStalls); the DaemonSet's own record is
+   *     read from {@code annotations}
    */
   public RollbackDecision decide(
       RolloutVerdict verdict,
       Map<String, String> annotations,
-      Optional<RollbackRecord> prior,
+      List<RollbackRecord> prior,
       Instant now) {
     if (!enabled) {
       return RollbackDecision.no("auto-rollback is off (--auto-rollback=false)");
@@ -116,10 +115,10 @@ public final class RollbackPolicy {
   }
 
   private static Iterable<RollbackRecord> records(
-      Map<String, String> annotations, Optional<RollbackRecord> prior) {
+      Map<String, String> annotations, List<RollbackRecord> prior) {
     List<RollbackRecord> all = new ArrayList<>();
     RollbackRecord.fromAnnotations(annotations).ifPresent(all::add);
-    prior.ifPresent(all::add);
+    all.addAll(prior);
     return all;
   }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;
 import io.fabric8.kubernetes.api.model.Event;
@@ -26,6 +28,7 @@ class AutoRollbackOperatorIT {
   private static final Duration ROLLBACK_AFTER = Duration.ofSeconds(1);
 
   private TestingCluster cluster;
+  private TestingRollout rollout;
   private StallwatchOperator operator;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -34,8 +37,8 @@ class AutoRollbackOperatorIT {
   void start() {
     cluster = new TestingCluster();
     TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
-    new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
-        .stalledOnFirstNode();
+    rollout = new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600));
+    rollout.stalledOnFirstNode();
   }
 
   @AfterEach
@@ -106,6 +109,24 @@ class AutoRollbackOperatorIT {
     assertThat(registry.scrape())
         .contains(
             "stallwatch_rollbacks_total{daemonset=\"" + NAME + "\",namespace=\"" + NS + "\"} 1.0");
+    // The stall of the revision rolled back is Resolved and says by whom, from and to what.
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () -> {
+              RolloutStallStatus s = stall(TestingRollout.NEW_HASH).getStatus();
+              assertThat(s.phase()).isEqualTo(RolloutStallStatus.RESOLVED);
+              assertThat(s.conditions().get(0).getReason()).isEqualTo("RolledBack");
+              assertThat(s.rollback())
+                  .isNotNull()
+                  .satisfies(
+                      r -> {
+                        assertThat(r.from()).isEqualTo(TestingRollout.NEW_HASH);
+                        assertThat(r.to()).isEqualTo(TestingRollout.OLD_HASH);
+                        assertThat(r.by()).isEqualTo(AutoRollback.BY);
+                        assertThat(Instant.parse(r.at())).isBefore(Instant.now());
+                      });
+            });
 
     // gpu-node-1 keeps its broken pod here (no controller): the rolled-back revision now holds
     // the rollout, and stays stalled well past the delay — it must not be rolled back in turn.
@@ -115,6 +136,46 @@ class AutoRollbackOperatorIT {
     assertThat(registry.scrape())
         .contains(
             "stallwatch_rollbacks_total{daemonset=\"" + NAME + "\",namespace=\"" + NS + "\"} 1.0");
+  }
+
+  @Test
+  void aReappliedTemplateWithoutTheAnnotationsIsNotRolledBackAgain() throws InterruptedException {
+    optIn();
+    startOperator(true);
+    await().atMost(Duration.ofSeconds(30)).until(this::image, TestingRollout.OLD_IMAGE::equals);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> stall(TestingRollout.NEW_HASH).getStatus().rollback() != null);
+
+    // A GitOps tool puts its manifest back: the broken template, and none of stallwatch's marks.
+    cluster
+        .client
+        .apps()
+        .daemonSets()
+        .inNamespace(NS)
+        .withName(NAME)
+        .edit(
+            ds -> {
+              ds.getSpec().setTemplate(rollout.template(TestingRollout.NEW_IMAGE));
+              RollbackRecord.fromAnnotations(ds.getMetadata().getAnnotations())
+                  .ifPresent(
+                      r ->
+                          r.annotations()
+                              .keySet()
+                              .forEach(ds.getMetadata().getAnnotations()::remove));
+              return ds;
+            });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> stall(TestingRollout.NEW_HASH).getStatus().active());
+    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+
+    // The RolloutStall remembers the first rollback, so the operator does not start a loop.
+    assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+    assertThat(events(StallEvents.ROLLED_BACK)).hasSize(1);
+    assertThat(events(StallEvents.ROLLBACK_REFUSED)).isEmpty();
+    assertThat(stall(TestingRollout.NEW_HASH).getStatus().rollback().by())
+        .isEqualTo(AutoRollback.BY);
   }
 
   @Test
@@ -139,6 +200,15 @@ class AutoRollbackOperatorIT {
 
     assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
     assertThat(events(StallEvents.ROLLED_BACK)).isEmpty();
+  }
+
+  private RolloutStall stall(String hash) {
+    return cluster
+        .client
+        .resources(RolloutStall.class)
+        .inNamespace(NS)
+        .withName(StallName.of(NAME, hash))
+        .get();
   }
 
   private RolloutStall activeStall() {

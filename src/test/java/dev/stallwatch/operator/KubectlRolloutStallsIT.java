@@ -73,7 +73,13 @@ class KubectlRolloutStallsIT {
             kubectl(kubeconfig, "get", "rstall", "-n", TestingRollout.NS, "-o", "wide");
         assertThat(wide.get(0))
             .contains(
-                "STALLED-NODES", "SPLIT", "REASON", "OLD-IMAGE", "NEW-IMAGE", "STALLED-SINCE");
+                "STALLED-NODES",
+                "SPLIT",
+                "REASON",
+                "OLD-IMAGE",
+                "NEW-IMAGE",
+                "STALLED-SINCE",
+                "ROLLED-BACK");
         assertThat(wide.get(1)).contains("2 old / 0 new / 1 none").contains("ImagePullBackOff");
 
         // The category: `kubectl get stallwatch` lists every stallwatch resource.

@@ -9,22 +9,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.operator.StallPlan.Kind;
 import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.operator.crd.RolloutStallStatus.Rollback;
+import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Phase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class StallPlannerTest {
   private final Duration ttl = Duration.ofHours(24);
   private final StallPlanner planner = new StallPlanner(ttl);
   private final Instant now = Instant.parse("2026-12-02T10:07:00Z");
+  private static final Optional<RollbackRecord> NO_ROLLBACK = Optional.empty();
 
   @Test
   void aStalledRolloutWithoutAStallCreatesOneOwnedByTheDaemonSet() {
-    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(), now);
+    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(), NO_ROLLBACK, now);
 
     assertThat(plan.changes())
         .singleElement()
@@ -52,21 +56,23 @@ class StallPlannerTest {
   @Test
   void aStallSeenAgainUnchangedPlansNoWrite() {
     RolloutStall existing = created();
-    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(existing), now.plusSeconds(30));
+    StallPlan plan =
+        planner.plan(stalled(Cause.ImagePull), List.of(existing), NO_ROLLBACK, now.plusSeconds(30));
     assertThat(plan.changes()).isEmpty();
     assertThat(plan.active().getStatus()).isSameAs(existing.getStatus());
   }
 
   @Test
   void aHealthyRolloutWithoutStallsPlansNothing() {
-    StallPlan plan = planner.plan(notStalled(Phase.Complete, NEW), List.of(), now);
+    StallPlan plan = planner.plan(notStalled(Phase.Complete, NEW), List.of(), NO_ROLLBACK, now);
     assertThat(plan.changes()).isEmpty();
     assertThat(plan.active()).isNull();
   }
 
   @Test
   void aRollbackResolvesTheStall() {
-    StallPlan plan = planner.plan(notStalled(Phase.Complete, OLD), List.of(created()), now);
+    StallPlan plan =
+        planner.plan(notStalled(Phase.Complete, OLD), List.of(created()), NO_ROLLBACK, now);
     assertThat(plan.changes())
         .singleElement()
         .satisfies(
@@ -83,13 +89,17 @@ class StallPlannerTest {
   @Test
   void aResolvedStallIsKeptUntilTheTtlThenDeleted() {
     RolloutStall resolved = resolvedAt(now.minus(Duration.ofHours(1)), Map.of());
-    StallPlan keep = planner.plan(notStalled(Phase.Complete, OLD), List.of(resolved), now);
+    StallPlan keep =
+        planner.plan(notStalled(Phase.Complete, OLD), List.of(resolved), NO_ROLLBACK, now);
     assertThat(keep.changes()).isEmpty();
     assertThat(keep.nextExpiry()).isEqualTo(now.plus(Duration.ofHours(23)));
 
     StallPlan delete =
         planner.plan(
-            notStalled(Phase.Complete, OLD), List.of(resolved), now.plus(Duration.ofHours(23)));
+            notStalled(Phase.Complete, OLD),
+            List.of(resolved),
+            NO_ROLLBACK,
+            now.plus(Duration.ofHours(23)));
     assertThat(delete.changes())
         .singleElement()
         .satisfies(
@@ -102,7 +112,7 @@ class StallPlannerTest {
   @Test
   void aResolvedStallOfTheCurrentRevisionStallsAgain() {
     RolloutStall resolved = resolvedAt(now.minusSeconds(60), Map.of());
-    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(resolved), now);
+    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(resolved), NO_ROLLBACK, now);
     assertThat(plan.changes())
         .singleElement()
         .satisfies(
@@ -119,7 +129,7 @@ class StallPlannerTest {
         stall(
             StallRecord.active(stalled(Cause.NodeExcluded), null, now),
             Map.of(RolloutStall.ACKNOWLEDGED, "true"));
-    StallPlan ack = planner.plan(stalled(Cause.NodeExcluded), List.of(excluded), now);
+    StallPlan ack = planner.plan(stalled(Cause.NodeExcluded), List.of(excluded), NO_ROLLBACK, now);
     assertThat(ack.changes())
         .singleElement()
         .satisfies(
@@ -130,7 +140,8 @@ class StallPlannerTest {
     RolloutStall acknowledged = ack.changes().get(0).stall();
 
     Instant dayLater = now.plus(Duration.ofDays(2));
-    StallPlan later = planner.plan(stalled(Cause.NodeExcluded), List.of(acknowledged), dayLater);
+    StallPlan later =
+        planner.plan(stalled(Cause.NodeExcluded), List.of(acknowledged), NO_ROLLBACK, dayLater);
     assertThat(later.changes()).isEmpty();
     assertThat(later.active()).isNull();
   }
@@ -138,7 +149,8 @@ class StallPlannerTest {
   @Test
   void aNewRevisionSupersedesTheOldStallAndOpensItsOwn() {
     var third = new dev.stallwatch.rollout.RevisionSummary("0a1b2c3d4", 3L, List.of("t:v3"));
-    StallPlan plan = planner.plan(stalled(Cause.ImagePull, third, now), List.of(created()), now);
+    StallPlan plan =
+        planner.plan(stalled(Cause.ImagePull, third, now), List.of(created()), NO_ROLLBACK, now);
     assertThat(plan.changes())
         .extracting(StallPlan.Change::kind, StallPlan.Change::transition)
         .containsExactly(
@@ -146,6 +158,89 @@ class StallPlannerTest {
             org.assertj.core.groups.Tuple.tuple(Kind.CREATE, StallTransition.STALLED));
     assertThat(plan.active().getMetadata().getName())
         .isEqualTo("nvidia-container-toolkit-0a1b2c3d4");
+  }
+
+  @Test
+  void aRollbackRecordedOnTheDaemonSetIsWrittenOnTheStallItResolves() {
+    Instant at = now.minusSeconds(5);
+    var record = Optional.of(new RollbackRecord(NEW.hash(), OLD.hash(), at, "stallwatch operator"));
+
+    StallPlan plan = planner.plan(notStalled(Phase.Complete, OLD), List.of(created()), record, now);
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.transition()).isEqualTo(StallTransition.RESOLVED);
+              assertThat(c.resolution()).isEqualTo(Resolution.RolledBack);
+              assertThat(c.stall().getStatus().rollback())
+                  .isEqualTo(
+                      new Rollback(NEW.hash(), OLD.hash(), at.toString(), "stallwatch operator"));
+              assertThat(c.stall().getStatus().conditions().get(0).getMessage())
+                  .isEqualTo(
+                      "nvidia-container-toolkit was rolled back from revision "
+                          + NEW.hash()
+                          + " by stallwatch operator");
+            });
+  }
+
+  @Test
+  void aRollbackOfAnotherRevisionIsNotWrittenOnThisStall() {
+    var record = Optional.of(new RollbackRecord("0a1b2c3d4", NEW.hash(), now, "stallwatch undo"));
+
+    StallPlan plan = planner.plan(notStalled(Phase.Complete, OLD), List.of(created()), record, now);
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(c -> assertThat(c.stall().getStatus().rollback()).isNull());
+  }
+
+  @Test
+  void aStallResolvedBeforeAnUndoStillGetsTheRecordOnceWithoutAnEvent() {
+    RolloutStall resolved = resolvedAt(now.minusSeconds(60), Map.of());
+    var record = Optional.of(new RollbackRecord(NEW.hash(), OLD.hash(), now, "stallwatch undo"));
+
+    StallPlan plan = planner.plan(notStalled(Phase.Complete, OLD), List.of(resolved), record, now);
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo(Kind.UPDATE_STATUS);
+              assertThat(c.transition()).isEqualTo(StallTransition.UNCHANGED);
+              assertThat(c.stall().getStatus().rollback().by()).isEqualTo("stallwatch undo");
+              assertThat(c.stall().getStatus().resolvedAt())
+                  .isEqualTo(resolved.getStatus().resolvedAt());
+            });
+    RolloutStall written = plan.changes().get(0).stall();
+    StallPlan again =
+        planner.plan(
+            notStalled(Phase.Complete, OLD), List.of(written), record, now.plusSeconds(30));
+    assertThat(again.changes()).isEmpty();
+  }
+
+  @Test
+  void theRecordOutlivesTheDaemonSetsAnnotationsWhenTheRevisionStallsAgain() {
+    RolloutStall resolved = resolvedAt(now.minusSeconds(60), Map.of());
+    var rollback =
+        new Rollback(
+            NEW.hash(), OLD.hash(), now.minusSeconds(60).toString(), "stallwatch operator");
+    RolloutStall recorded = stall(resolved.getStatus().withRollback(rollback), Map.of());
+
+    // Someone re-applied the new template without stallwatch's annotations.
+    StallPlan plan = planner.plan(stalled(Cause.ImagePull), List.of(recorded), NO_ROLLBACK, now);
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.transition()).isEqualTo(StallTransition.STALLED);
+              assertThat(c.stall().getStatus().rollback()).isEqualTo(rollback);
+            });
+    assertThat(StallRecord.rollbackRecord(plan.active().getStatus()))
+        .hasValue(
+            new RollbackRecord(
+                NEW.hash(), OLD.hash(), now.minusSeconds(60), "stallwatch operator"));
   }
 
   private RolloutStall created() {

@@ -127,7 +127,8 @@ final class TestingRollout {
         .build();
   }
 
-  private PodTemplateSpec template(String image) {
+  /** The pod template this rollout's DaemonSet has with {@code image}. */
+  PodTemplateSpec template(String image) {
     return new PodTemplateSpecBuilder()
         .withNewMetadata()
         .addToLabels("app", name)

@@ -13,8 +13,8 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,13 +77,13 @@ class AutoRollbackIT {
     RolloutVerdict stalled = verdict(now);
     assertThat(stalled.phase()).isEqualTo(Phase.Stalled);
 
-    AutoRollback.Outcome early = auto.apply(ds(), stalled, Optional.empty(), now);
+    AutoRollback.Outcome early = auto.apply(ds(), stalled, List.of(), now);
     assertThat(early.rolledBack()).isFalse();
     assertThat(early.decision().recheckAt()).isEqualTo(stalled.stalledSince().plus(DELAY));
     assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
 
     Instant due = stalled.stalledSince().plus(DELAY);
-    AutoRollback.Outcome fired = auto.apply(ds(), verdict(due), Optional.empty(), due);
+    AutoRollback.Outcome fired = auto.apply(ds(), verdict(due), List.of(), due);
     assertThat(fired.rolledBack()).isTrue();
     assertThat(fired.result().to().number()).isEqualTo(1);
     assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
@@ -97,7 +97,7 @@ class AutoRollbackIT {
     toolkit.waitingPod("gpu-node-1", 1, Instant.now(), "CrashLoopBackOff", "back-off restarting");
     Instant later = due.plus(Duration.ofHours(1));
     RolloutVerdict afterwards = verdict(later);
-    AutoRollback.Outcome again = auto.apply(ds(), afterwards, Optional.empty(), later);
+    AutoRollback.Outcome again = auto.apply(ds(), afterwards, List.of(), later);
     assertThat(again.rolledBack()).isFalse();
     assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
     assertThat(afterwards.phase()).isEqualTo(Phase.Stalled);
@@ -109,13 +109,13 @@ class AutoRollbackIT {
   void reapplyingTheBrokenTemplateDoesNotStartALoop() {
     toolkit.annotate(OPT_IN);
     Instant due = verdict(Instant.now()).stalledSince().plus(DELAY);
-    assertThat(auto.apply(ds(), verdict(due), Optional.empty(), due).rolledBack()).isTrue();
+    assertThat(auto.apply(ds(), verdict(due), List.of(), due).rolledBack()).isTrue();
 
     toolkit.applyTemplate(2); // someone applies the same broken image again
     Instant later = due.plus(Duration.ofHours(1));
     RolloutVerdict stalledAgain = verdict(later);
     assertThat(stalledAgain.phase()).isEqualTo(Phase.Stalled);
-    AutoRollback.Outcome outcome = auto.apply(ds(), stalledAgain, Optional.empty(), later);
+    AutoRollback.Outcome outcome = auto.apply(ds(), stalledAgain, List.of(), later);
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.decision().reason())
@@ -127,7 +127,7 @@ class AutoRollbackIT {
   void doesNothingWithoutTheOptInAnnotation() {
     Instant late = Instant.now().plus(Duration.ofHours(2));
 
-    AutoRollback.Outcome outcome = auto.apply(ds(), verdict(late), Optional.empty(), late);
+    AutoRollback.Outcome outcome = auto.apply(ds(), verdict(late), List.of(), late);
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.result()).isNull();
@@ -141,7 +141,7 @@ class AutoRollbackIT {
     AutoRollback off = new AutoRollback(new RollbackPolicy(false, DELAY), client);
     Instant late = Instant.now().plus(Duration.ofHours(2));
 
-    assertThat(off.apply(ds(), verdict(late), Optional.empty(), late).rolledBack()).isFalse();
+    assertThat(off.apply(ds(), verdict(late), List.of(), late).rolledBack()).isFalse();
     assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
   }
 
@@ -154,7 +154,7 @@ class AutoRollbackIT {
     toolkit.revision(3);
     toolkit.applyTemplate(3); // a fix lands between the verdict and the rollback
 
-    AutoRollback.Outcome outcome = auto.apply(seen, stalled, Optional.empty(), due);
+    AutoRollback.Outcome outcome = auto.apply(seen, stalled, List.of(), due);
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.refusal()).contains("no longer runs revision " + toolkit.hash(2));

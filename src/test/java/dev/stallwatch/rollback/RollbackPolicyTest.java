@@ -13,7 +13,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RollbackPolicyTest {
@@ -58,7 +57,7 @@ class RollbackPolicyTest {
 
   @Test
   void rollsBackToTheOldRevisionOnceTheStallHasLastedTheDelay() {
-    RollbackDecision d = policy.decide(stalled(), OPTED_IN, Optional.empty(), after(DELAY));
+    RollbackDecision d = policy.decide(stalled(), OPTED_IN, List.of(), after(DELAY));
 
     assertThat(d.rollBack()).isTrue();
     assertThat(d.target()).isEqualTo(RollbackTarget.hash("6d5f8b", "7c9a2e"));
@@ -72,7 +71,7 @@ class RollbackPolicyTest {
   @Test
   void waitsUntilTheDelayHasPassedAndSaysWhenToLookAgain() {
     RollbackDecision d =
-        policy.decide(stalled(), OPTED_IN, Optional.empty(), after(Duration.ofSeconds(250)));
+        policy.decide(stalled(), OPTED_IN, List.of(), after(Duration.ofSeconds(250)));
 
     assertThat(d.rollBack()).isFalse();
     assertThat(d.recheckAt()).isEqualTo(after(DELAY));
@@ -83,7 +82,7 @@ class RollbackPolicyTest {
   void doesNothingWhenTheGlobalSwitchIsOff() {
     RollbackDecision d =
         new RollbackPolicy(false, DELAY)
-            .decide(stalled(), OPTED_IN, Optional.empty(), after(Duration.ofHours(5)));
+            .decide(stalled(), OPTED_IN, List.of(), after(Duration.ofHours(5)));
 
     assertThat(d.rollBack()).isFalse();
     assertThat(d.recheckAt()).isNull();
@@ -95,7 +94,7 @@ class RollbackPolicyTest {
     for (Map<String, String> annotations :
         List.of(Map.<String, String>of(), Map.of(RollbackPolicy.OPT_IN, "false"))) {
       RollbackDecision d =
-          policy.decide(stalled(), annotations, Optional.empty(), after(Duration.ofHours(5)));
+          policy.decide(stalled(), annotations, List.of(), after(Duration.ofHours(5)));
 
       assertThat(d.rollBack()).as("annotations %s", annotations).isFalse();
       assertThat(d.reason()).contains("stallwatch.dev/auto-rollback: \"true\"");
@@ -112,7 +111,7 @@ class RollbackPolicyTest {
   void doesNothingWhileTheRolloutIsNotStalled() {
     for (Phase phase : List.of(Phase.Progressing, Phase.Complete, Phase.OnDelete)) {
       RollbackDecision d =
-          policy.decide(verdict(phase, OLD, NEW), OPTED_IN, Optional.empty(), after(DELAY));
+          policy.decide(verdict(phase, OLD, NEW), OPTED_IN, List.of(), after(DELAY));
 
       assertThat(d.rollBack()).as("phase %s", phase).isFalse();
       assertThat(d.reason()).contains(phase.name());
@@ -127,7 +126,7 @@ class RollbackPolicyTest {
         new RollbackRecord("9f0e1d", "7c9a2e", STALLED_SINCE, "stallwatch operator").annotations());
 
     RollbackDecision d =
-        policy.decide(stalled(), annotations, Optional.empty(), after(Duration.ofHours(1)));
+        policy.decide(stalled(), annotations, List.of(), after(Duration.ofHours(1)));
 
     assertThat(d.rollBack()).isFalse();
     assertThat(d.reason()).contains("never rolling back a rollback");
@@ -140,7 +139,7 @@ class RollbackPolicyTest {
         new RollbackRecord("7c9a2e", "6d5f8b", STALLED_SINCE, "stallwatch operator").annotations());
 
     RollbackDecision d =
-        policy.decide(stalled(), annotations, Optional.empty(), after(Duration.ofHours(1)));
+        policy.decide(stalled(), annotations, List.of(), after(Duration.ofHours(1)));
 
     assertThat(d.rollBack()).isFalse();
     assertThat(d.reason())
@@ -150,10 +149,11 @@ class RollbackPolicyTest {
 
   @Test
   void honoursARollbackRecordedOnTheRolloutStallToo() {
+    RollbackRecord other = new RollbackRecord("111111", "222222", null, "stallwatch undo");
     RollbackRecord onStall = new RollbackRecord("7c9a2e", "6d5f8b", null, "stallwatch operator");
 
     RollbackDecision d =
-        policy.decide(stalled(), OPTED_IN, Optional.of(onStall), after(Duration.ofHours(1)));
+        policy.decide(stalled(), OPTED_IN, List.of(other, onStall), after(Duration.ofHours(1)));
 
     assertThat(d.rollBack()).isFalse();
     assertThat(d.reason()).isEqualTo("revision 7c9a2e was already rolled back once; not again");
@@ -165,8 +165,7 @@ class RollbackPolicyTest {
     annotations.putAll(
         new RollbackRecord("111111", "222222", null, "stallwatch undo").annotations());
 
-    assertThat(policy.decide(stalled(), annotations, Optional.empty(), after(DELAY)).rollBack())
-        .isTrue();
+    assertThat(policy.decide(stalled(), annotations, List.of(), after(DELAY)).rollBack()).isTrue();
   }
 
   @Test
@@ -177,7 +176,7 @@ class RollbackPolicyTest {
         verdict(Phase.Stalled, new RevisionSummary("6d5f8b", null, List.of()), NEW);
 
     for (RolloutVerdict v : List.of(first, sameHash, oldWithoutNumber)) {
-      RollbackDecision d = policy.decide(v, OPTED_IN, Optional.empty(), after(Duration.ofHours(1)));
+      RollbackDecision d = policy.decide(v, OPTED_IN, List.of(), after(Duration.ofHours(1)));
       assertThat(d.rollBack()).isFalse();
       assertThat(d.reason()).isEqualTo("there is no earlier revision to roll back to");
     }

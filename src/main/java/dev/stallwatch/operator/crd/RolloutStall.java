@@ -64,6 +64,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.stalledSince",
     type = Type.DATE,
     priority = 1)
+@AdditionalPrinterColumn(
+    name = "Rolled-Back",
+    jsonPath = ".status.rollback.at",
+    type = Type.DATE,
+    priority = 1)
 public class RolloutStall extends CustomResource<RolloutStallSpec, RolloutStallStatus>
     implements Namespaced {
 

@@ -3,6 +3,7 @@ package dev.stallwatch.operator.crd;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What the operator last observed of a stalled rollout. Times are RFC 3339 strings, as in every
@@ -19,6 +20,9 @@ import java.util.List;
  * @param stalledSince when the primary node began holding the rollout back
  * @param lastObserved when the operator last wrote a change of this stall
  * @param resolvedAt when the stall was resolved; null while active
+ * @param rollback the rollback away from this stall's revision, by {@code stallwatch undo} or the
+ *     operator's auto-rollback; null when there was none. Kept for the life of the stall: it is
+ *     also how the operator knows never to roll the same revision back twice.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RolloutStallStatus(
@@ -37,6 +41,7 @@ public record RolloutStallStatus(
     String stalledSince,
     String lastObserved,
     String resolvedAt,
+    Rollback rollback,
     List<Condition> conditions) {
 
   public static final String ACTIVE = "Active";
@@ -65,6 +70,32 @@ public record RolloutStallStatus(
         stalledSince,
         value,
         resolvedAt,
+        rollback,
+        conditions);
+  }
+
+  /** A copy with {@code rollback} recorded; this very status when it already says so. */
+  public RolloutStallStatus withRollback(Rollback value) {
+    if (Objects.equals(rollback, value)) {
+      return this;
+    }
+    return new RolloutStallStatus(
+        phase,
+        node,
+        nodes,
+        stalledNodeCount,
+        cause,
+        reason,
+        message,
+        oldRevision,
+        newRevision,
+        counts,
+        ready,
+        split,
+        stalledSince,
+        lastObserved,
+        resolvedAt,
+        value,
         conditions);
   }
 
@@ -83,6 +114,17 @@ public record RolloutStallStatus(
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Revision(String hash, Long revision, List<String> images, String image) {}
+
+  /**
+   * A rollback of the DaemonSet away from the stalled revision.
+   *
+   * @param from the hash of the revision rolled back (the stall's revision)
+   * @param to the hash of the revision restored
+   * @param at when it was rolled back; null when the record on the DaemonSet had no readable time
+   * @param by {@code stallwatch operator} (auto-rollback) or {@code stallwatch undo}
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Rollback(String from, String to, String at, String by) {}
 
   /** The DaemonSet's numbers, recomputed by the analyzer. */
   public record StallCounts(
