@@ -78,12 +78,15 @@ final class StallWrites {
             ds.getMetadata().getNamespace(), ds.getMetadata().getName(), status.cause());
       }
       case RESOLVED ->
+          // The condition's message: the resolution, and who rolled back when that is known.
           events.normal(
               ds,
               StallEvents.RESOLVED,
-              change
-                  .resolution()
-                  .describe(ds.getMetadata().getName(), change.stall().getSpec().revision()));
+              status.conditions().isEmpty()
+                  ? change
+                      .resolution()
+                      .describe(ds.getMetadata().getName(), change.stall().getSpec().revision())
+                  : status.conditions().get(0).getMessage());
       default -> {}
     }
   }

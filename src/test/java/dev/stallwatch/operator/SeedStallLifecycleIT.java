@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.rollback.RevisionRestorer;
+import dev.stallwatch.rollback.RollbackTarget;
 import io.fabric8.kubernetes.api.model.Event;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -97,6 +100,8 @@ class SeedStallLifecycleIT {
               assertThat(resolved.getStatus().resolvedAt()).isNotNull();
               assertThat(resolved.getStatus().conditions().get(0).getReason())
                   .isEqualTo("RolledBack");
+              // kubectl rollout undo leaves no record of who rolled back.
+              assertThat(resolved.getStatus().rollback()).isNull();
             });
     await()
         .atMost(Duration.ofSeconds(10))
@@ -106,6 +111,43 @@ class SeedStallLifecycleIT {
         // JOSDK's own controller metrics share the registry.
         .contains("operator_sdk_reconciliations_started");
     assertThat(events("RolloutStalled")).hasSize(1);
+  }
+
+  @Test
+  void stallwatchUndoResolvesTheStallAndIsRecordedOnIt() {
+    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
+    new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+        .stalledOnFirstNode();
+    startOperator();
+    await().atMost(Duration.ofSeconds(20)).until(() -> activeStall(), s -> s != null);
+
+    Instant undoneAt = Instant.now();
+    new RevisionRestorer(cluster.client)
+        .rollback(NS, NAME, RollbackTarget.previous(), false, "stallwatch undo", undoneAt);
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> {
+              RolloutStallStatus s = stall(NAME + "-" + TestingRollout.NEW_HASH).getStatus();
+              assertThat(s.phase()).isEqualTo(RolloutStallStatus.RESOLVED);
+              assertThat(s.conditions().get(0).getReason()).isEqualTo("RolledBack");
+              assertThat(s.conditions().get(0).getMessage()).endsWith("by stallwatch undo");
+              assertThat(s.rollback())
+                  .isEqualTo(
+                      new RolloutStallStatus.Rollback(
+                          TestingRollout.NEW_HASH,
+                          TestingRollout.OLD_HASH,
+                          undoneAt.toString(),
+                          "stallwatch undo"));
+            });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .untilAsserted(
+            () ->
+                assertThat(events("RolloutResolved"))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getMessage()).endsWith("by stallwatch undo")));
   }
 
   private RolloutStall activeStall() {
