@@ -12,25 +12,39 @@ import java.util.Optional;
 
 /**
  * The status a kubelet reports for an admitted pod at {@code now}, as a pure function of the
- * admission time ({@code status.startTime}) and the script: init containers one after another, then
- * the main containers; phase Pending until every main container has started; conditions
- * Initialized, Ready, ContainersReady (and the scheduler's PodScheduled, kept) with transition
- * times derived from the same timeline, so recomputing at a later instant changes only what moved.
+ * admission time ({@code status.startTime}), the instant its volumes were mounted and the script:
+ * nothing starts before the volumes are mounted (containers wait {@code ContainerCreating}, or
+ * {@code PodInitializing} with init containers); then init containers one after another, then the
+ * main containers; phase Pending until every main container has started; conditions Initialized,
+ * Ready, ContainersReady (and the scheduler's PodScheduled, kept) with transition times derived
+ * from the same timeline, so recomputing at a later instant changes only what moved.
  */
 final class PodTimeline {
 
   private PodTimeline() {}
 
+  /** The status of a pod whose volumes were mounted at admission. */
   static PodStatus statusAt(Pod pod, KubeletScript script, Instant start, Instant now) {
+    return statusAt(pod, script, start, start, now);
+  }
+
+  /**
+   * @param mounted when the kubelet mounted the pod's volumes (no earlier than {@code start}); null
+   *     while it cannot (a ConfigMap or Secret that does not exist): no container starts
+   */
+  static PodStatus statusAt(
+      Pod pod, KubeletScript script, Instant start, Instant mounted, Instant now) {
     String node = pod.getSpec().getNodeName();
     String podRef = pod.getMetadata().getName() + "_" + pod.getMetadata().getNamespace();
     String uid = pod.getMetadata().getUid();
     List<ContainerStatus> initStatuses = new ArrayList<>();
     List<String> incomplete = new ArrayList<>();
-    Instant cursor = start;
-    for (Container c : Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of())) {
+    List<Container> inits =
+        Optional.ofNullable(pod.getSpec().getInitContainers()).orElse(List.of());
+    Instant cursor = mounted == null ? start : mounted;
+    for (Container c : inits) {
       var subject = new ContainerRun.Subject(c.getName(), c.getImage(), podRef, uid, true);
-      if (!incomplete.isEmpty()) {
+      if (mounted == null || !incomplete.isEmpty()) {
         initStatuses.add(ContainerRun.notStarted(subject, "PodInitializing").status());
         incomplete.add(c.getName());
         continue;
@@ -51,9 +65,11 @@ final class PodTimeline {
     for (Container c : pod.getSpec().getContainers()) {
       var subject = new ContainerRun.Subject(c.getName(), c.getImage(), podRef, uid, false);
       ContainerRun run =
-          initialized
-              ? ContainerRun.at(subject, script.behavior(node, c.getImage()), cursor, now)
-              : ContainerRun.notStarted(subject, "PodInitializing");
+          !initialized
+              ? ContainerRun.notStarted(subject, "PodInitializing")
+              : mounted == null
+                  ? ContainerRun.notStarted(subject, "ContainerCreating")
+                  : ContainerRun.at(subject, script.behavior(node, c.getImage()), cursor, now);
       statuses.add(run.status());
       allStarted &= run.started();
       if (run.readyAt() == null) {
@@ -71,7 +87,7 @@ final class PodTimeline {
     List<PodCondition> conditions = new ArrayList<>();
     conditions.add(
         initialized
-            ? condition("Initialized", "True", null, null, cursor)
+            ? condition("Initialized", "True", null, null, inits.isEmpty() ? start : cursor)
             : condition(
                 "Initialized",
                 "False",

@@ -145,4 +145,36 @@ public final class ScenarioObjects {
         .endSpec()
         .build();
   }
+
+  /**
+   * A running pod bound to {@code node}, not owned by any controller, whose container {@code name}
+   * holds host port {@code port} (TCP), e.g. an exporter someone started by hand.
+   */
+  public static Pod hostPortHolder(
+      String namespace, String name, String node, String image, int port) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .withLabels(Map.of("app", name))
+        .endMetadata()
+        .withNewSpec()
+        .withNodeName(node)
+        .addNewContainer()
+        .withName(name)
+        .withImage(image)
+        .addNewPort()
+        .withName("metrics")
+        .withContainerPort(port)
+        .withHostPort(port)
+        .withProtocol("TCP")
+        .endPort()
+        .withNewResources()
+        .addToRequests("cpu", new Quantity("100m"))
+        .addToRequests("memory", new Quantity("128Mi"))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
 }

@@ -1,8 +1,11 @@
 package dev.stallwatch.sim;
 
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,6 +43,8 @@ public final class Scenarios {
     CATALOGUE.put("init-waiting-driver", Scenarios::initWaitingDriver);
     CATALOGUE.put("node-unreachable", Scenarios::nodeUnreachable);
     CATALOGUE.put("max-surge-no-room", Scenarios::maxSurgeNoRoom);
+    CATALOGUE.put("host-port-conflict", Scenarios::hostPortConflict);
+    CATALOGUE.put("container-creating-forever", Scenarios::containerCreatingForever);
     CATALOGUE.put("rollback", Scenarios::rollback);
   }
 
@@ -250,6 +255,85 @@ public final class Scenarios {
                 "maxSurge 1, maxUnavailable 0: the surge pod needs the node's only GPU, which the"
                     + " old pod holds",
                 toolkit))
+        .build();
+  }
+
+  static final String DCGM_EXPORTER = "nvcr.io/nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04";
+
+  /** The port the new template publishes on the host; dcgm-exporter's default. */
+  static final int METRICS_PORT = 9400;
+
+  static Scenario hostPortConflict() {
+    return gpuCluster(
+            "host-port-conflict",
+            "the new tag publishes metrics on hostPort "
+                + METRICS_PORT
+                + ", which a dcgm-exporter pod started by hand on gpu-node-1 already holds: the"
+                + " scheduler cannot place the new pod (Unschedulable, not a resource shortage)")
+        .pod(
+            ScenarioObjects.hostPortHolder(
+                "monitoring", "dcgm-exporter-debug", "gpu-node-1", DCGM_EXPORTER, METRICS_PORT))
+        .at(
+            CHANGE_AT,
+            "new tag with container port metrics " + METRICS_PORT + " on hostPort " + METRICS_PORT,
+            c ->
+                c.editTemplate(
+                    NAMESPACE,
+                    DAEMON_SET,
+                    t -> {
+                      var ctr = t.getSpec().getContainers().get(0);
+                      ctr.setImage(REPO + NEW_TAG);
+                      ctr.setPorts(
+                          List.of(
+                              new ContainerPortBuilder()
+                                  .withName("metrics")
+                                  .withContainerPort(METRICS_PORT)
+                                  .withHostPort(METRICS_PORT)
+                                  .withProtocol("TCP")
+                                  .build()));
+                      return t;
+                    }))
+        .build();
+  }
+
+  /** A ConfigMap the new template mounts and nobody created. */
+  static final String MISSING_CONFIG_MAP = "nvidia-container-toolkit-config";
+
+  static Scenario containerCreatingForever() {
+    return gpuCluster(
+            "container-creating-forever",
+            "the new template mounts ConfigMap "
+                + MISSING_CONFIG_MAP
+                + ", which was never created: the kubelet cannot mount the volume and the pod sits"
+                + " in ContainerCreating; no rule explains it (Unknown)")
+        .at(
+            CHANGE_AT,
+            "new tag with a volume from ConfigMap " + MISSING_CONFIG_MAP,
+            c ->
+                c.editTemplate(
+                    NAMESPACE,
+                    DAEMON_SET,
+                    t -> {
+                      var ctr = t.getSpec().getContainers().get(0);
+                      ctr.setImage(REPO + NEW_TAG);
+                      ctr.setVolumeMounts(
+                          List.of(
+                              new VolumeMountBuilder()
+                                  .withName("toolkit-config")
+                                  .withMountPath("/etc/nvidia-container-toolkit")
+                                  .withReadOnly(true)
+                                  .build()));
+                      t.getSpec()
+                          .setVolumes(
+                              List.of(
+                                  new VolumeBuilder()
+                                      .withName("toolkit-config")
+                                      .withNewConfigMap()
+                                      .withName(MISSING_CONFIG_MAP)
+                                      .endConfigMap()
+                                      .build()));
+                      return t;
+                    }))
         .build();
   }
 

@@ -22,15 +22,19 @@ import java.util.TreeMap;
 
 /**
  * The simulated scheduler: binds each pending pod to the node its required affinity pins it to when
- * that node's taints, selector and free cpu, memory and extended resources allow; otherwise marks
- * it {@code PodScheduled=False}, reason {@code Unschedulable}, with a message in the scheduler's
- * shape ({@code 0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s) didn't match
- * Pod's node affinity/selector. preemption: …}). Filters run per node in upstream's order — taints,
- * affinity/selector, resources — and the first failure names the node's reason.
+ * that node's taints, selector, free host ports and free cpu, memory and extended resources allow;
+ * otherwise marks it {@code PodScheduled=False}, reason {@code Unschedulable}, with a message in
+ * the scheduler's shape ({@code 0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s)
+ * didn't match Pod's node affinity/selector. preemption: …}). Filters run per node in upstream's
+ * order — taints, affinity/selector, host ports, resources — and the first failure names the node's
+ * reason.
  */
 public final class Scheduler {
 
   static final String AFFINITY_MISMATCH = "node(s) didn't match Pod's node affinity/selector";
+
+  /** Upstream NodePorts' reason ({@code ErrReason} of {@code plugins/nodeports}). */
+  static final String PORTS_IN_USE = "node(s) didn't have free ports for the requested pod ports";
 
   private final KubernetesClient client;
   private final Clock clock;
@@ -108,6 +112,9 @@ public final class Scheduler {
     if (!NodeEligibility.evaluate(nodeView, placementOnly).shouldRun()) {
       return List.of(AFFINITY_MISMATCH);
     }
+    if (HostPorts.conflict(pod, podsOnNode)) {
+      return List.of(PORTS_IN_USE);
+    }
     Map<String, BigDecimal> free = PodResources.allocatable(node);
     Map<String, BigDecimal> used = PodResources.used(podsOnNode);
     List<String> insufficient = new ArrayList<>();
@@ -148,13 +155,18 @@ public final class Scheduler {
     return null;
   }
 
-  /** Upstream's FitError text: reasons counted over nodes, sorted, then the preemption note. */
+  /**
+   * Upstream's FitError text: reasons counted over nodes, sorted, then the preemption note. A node
+   * rejected only for resources or host ports is one where preemption is tried (those filters
+   * return {@code Unschedulable}, not {@code UnschedulableAndUnresolvable}); as every simulated pod
+   * has priority 0, no lower-priority victim is found there.
+   */
   static String message(int nodeCount, Map<String, List<String>> failures) {
     Map<String, Integer> counts = new TreeMap<>();
     int helpful = 0;
     for (List<String> why : failures.values()) {
       why.forEach(r -> counts.merge(r, 1, Integer::sum));
-      if (why.stream().allMatch(r -> r.startsWith("Insufficient "))) {
+      if (why.stream().allMatch(r -> r.startsWith("Insufficient ") || PORTS_IN_USE.equals(r))) {
         helpful++;
       }
     }

@@ -39,6 +39,8 @@ class CauseStallIT {
     "crash-loop, CrashLoop, gpu-node-1",
     "readiness-never, NotReady, gpu-node-1",
     "node-unreachable, NodeUnavailable, gpu-node-3",
+    "host-port-conflict, Unschedulable, gpu-node-1",
+    "container-creating-forever, Unknown, gpu-node-1",
   })
   void aStalledRolloutIsRecordedReportedAndResolved(String scenario, String cause, String node)
       throws Exception {

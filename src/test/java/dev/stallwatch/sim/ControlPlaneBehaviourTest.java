@@ -81,6 +81,84 @@ class ControlPlaneBehaviourTest {
   }
 
   @Test
+  void aHostPortHeldOnTheNodeKeepsThePodUnscheduledUntilItIsFreed() {
+    SimulatedCluster c = install(Scenarios.named("host-port-conflict"));
+    c.runFor(Scenarios.CHANGE_AT.plusSeconds(30), Duration.ofSeconds(15));
+    Pod pending =
+        pods(Scenarios.NAMESPACE).stream()
+            .filter(p -> p.getSpec().getNodeName() == null)
+            .findFirst()
+            .orElseThrow();
+    var scheduled = PodConditions.condition(pending.getStatus(), "PodScheduled");
+    assertThat(scheduled.getStatus()).isEqualTo("False");
+    assertThat(scheduled.getReason()).isEqualTo("Unschedulable");
+    assertThat(scheduled.getMessage())
+        .startsWith(
+            "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod"
+                + " ports, 2 node(s) didn't match Pod's node affinity/selector.");
+    api.client.pods().inNamespace("monitoring").withName("dcgm-exporter-debug").delete();
+    c.runFor(Duration.ofMinutes(2), Duration.ofSeconds(15));
+    assertThat(
+            ds(Scenarios.NAMESPACE, Scenarios.DAEMON_SET).getStatus().getUpdatedNumberScheduled())
+        .isEqualTo(3);
+  }
+
+  @Test
+  void aPodWhoseConfigMapIsMissingWaitsInContainerCreatingUntilItIsCreated() {
+    SimulatedCluster c = install(Scenarios.named("container-creating-forever"));
+    c.runFor(Scenarios.CHANGE_AT.plusMinutes(5), Duration.ofSeconds(15));
+    Pod creating =
+        pods(Scenarios.NAMESPACE).stream()
+            .filter(p -> p.getSpec().getVolumes() != null && !p.getSpec().getVolumes().isEmpty())
+            .findFirst()
+            .orElseThrow();
+    assertThat(creating.getSpec().getNodeName()).isEqualTo("gpu-node-1");
+    assertThat(creating.getStatus().getPhase()).isEqualTo("Pending");
+    assertThat(creating.getStatus().getStartTime()).isNotNull();
+    assertThat(PodConditions.condition(creating.getStatus(), "PodScheduled").getStatus())
+        .isEqualTo("True");
+    var waiting = creating.getStatus().getContainerStatuses().get(0).getState().getWaiting();
+    assertThat(waiting.getReason()).isEqualTo("ContainerCreating");
+    assertThat(ds(Scenarios.NAMESPACE, Scenarios.DAEMON_SET).getStatus().getNumberReady())
+        .isEqualTo(2);
+
+    Instant created = clock.instant();
+    api.client
+        .configMaps()
+        .inNamespace(Scenarios.NAMESPACE)
+        .resource(
+            new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                .withNewMetadata()
+                .withName(Scenarios.MISSING_CONFIG_MAP)
+                .endMetadata()
+                .addToData("config.toml", "")
+                .build())
+        .create();
+    c.runFor(Duration.ofSeconds(15), Duration.ofSeconds(15));
+    Pod started =
+        api.client
+            .pods()
+            .inNamespace(Scenarios.NAMESPACE)
+            .withName(creating.getMetadata().getName())
+            .get();
+    // the containers start from the mount, not from admission: pulled 2 s after it
+    assertThat(
+            Instant.parse(
+                started
+                    .getStatus()
+                    .getContainerStatuses()
+                    .get(0)
+                    .getState()
+                    .getRunning()
+                    .getStartedAt()))
+        .isAfter(created);
+    c.runFor(Duration.ofMinutes(2), Duration.ofSeconds(15));
+    assertThat(
+            ds(Scenarios.NAMESPACE, Scenarios.DAEMON_SET).getStatus().getUpdatedNumberScheduled())
+        .isEqualTo(3);
+  }
+
+  @Test
   void aPodOnAnUnreachableNodeStaysTerminatingAndHoldsTheUnavailableBudget() {
     SimulatedCluster c = install(Scenarios.named("node-unreachable"));
     c.runFor(Duration.ofMinutes(6), Duration.ofSeconds(15));

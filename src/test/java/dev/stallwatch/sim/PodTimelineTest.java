@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import static java.time.temporal.ChronoUnit.HOURS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -143,6 +144,40 @@ class PodTimelineTest {
         .isEqualTo("2026-12-02T10:00:04Z");
     assertThat(main(s).getReady()).isTrue();
     assertThat(s.getPhase()).isEqualTo("Running");
+  }
+
+  @Test
+  void whileAVolumeCannotBeMountedNothingStartsAndTheContainersWaitContainerCreating() {
+    KubeletScript script = new KubeletScript();
+    PodStatus s = PodTimeline.statusAt(pod(false), script, START, null, START.plus(1, HOURS));
+    assertThat(s.getPhase()).isEqualTo("Pending");
+    assertThat(s.getStartTime()).isEqualTo("2026-12-02T10:00:00Z");
+    assertThat(main(s).getState().getWaiting().getReason()).isEqualTo("ContainerCreating");
+    assertThat(main(s).getState().getWaiting().getMessage()).isNull();
+    assertThat(main(s).getImageID()).isEmpty();
+    assertThat(main(s).getContainerID()).isNull();
+    assertThat(condition(s, "Initialized")).isEqualTo("True");
+    assertThat(PodConditions.condition(s, "Ready").getMessage())
+        .isEqualTo("containers with unready status: [agent]");
+    PodStatus withInit = PodTimeline.statusAt(pod(true), script, START, null, START.plus(1, HOURS));
+    assertThat(withInit.getInitContainerStatuses().get(0).getState().getWaiting().getReason())
+        .isEqualTo("PodInitializing");
+    assertThat(main(withInit).getState().getWaiting().getReason()).isEqualTo("PodInitializing");
+    assertThat(condition(withInit, "Initialized")).isEqualTo("False");
+  }
+
+  @Test
+  void onceTheVolumesAreMountedTheContainersStartFromThen() {
+    KubeletScript script = new KubeletScript();
+    Instant mounted = START.plus(Duration.ofMinutes(3));
+    // pulled 2s after the mount, ready 3s later
+    PodStatus s = PodTimeline.statusAt(pod(false), script, START, mounted, mounted.plusSeconds(6));
+    assertThat(main(s).getState().getRunning().getStartedAt()).isEqualTo("2026-12-02T10:03:02Z");
+    assertThat(PodConditions.condition(s, "Ready").getLastTransitionTime())
+        .isEqualTo("2026-12-02T10:03:05Z");
+    assertThat(PodConditions.condition(s, "Initialized").getLastTransitionTime())
+        .isEqualTo("2026-12-02T10:00:00Z");
+    assertThat(s.getStartTime()).isEqualTo("2026-12-02T10:00:00Z");
   }
 
   @Test

@@ -75,6 +75,8 @@ class ScenariosTest {
     "init-waiting-driver, Stalled, NotReady, gpu-node-1",
     "node-unreachable, Stalled, NodeUnavailable, gpu-node-3",
     "max-surge-no-room, Stalled, InsufficientResources, gpu-node-1",
+    "host-port-conflict, Stalled, Unschedulable, gpu-node-1",
+    "container-creating-forever, Stalled, Unknown, gpu-node-1",
   })
   void aStallScenarioEndsAsItsStorySays(String name, Phase phase, Cause cause, String nodes) {
     try (MockApiServer api = new MockApiServer()) {
@@ -83,6 +85,34 @@ class ScenariosTest {
       assertThat(v.phase()).as(v.message()).isEqualTo(phase);
       assertThat(v.cause()).as(v.message()).isEqualTo(cause);
       assertThat(v.stalledNodes()).containsExactlyElementsOf(List.of(nodes.split(" ")));
+    }
+  }
+
+  @Test
+  void aHostPortConflictIsUnschedulableInTheSchedulersWordsNotAShortage() {
+    try (MockApiServer api = new MockApiServer()) {
+      RolloutVerdict v = verdict(runChecked(api, "host-port-conflict", Duration.ofMinutes(8)));
+      assertThat(v.reason()).isEqualTo("Unschedulable");
+      assertThat(v.message())
+          .contains(
+              "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod"
+                  + " ports, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3"
+                  + " nodes are available: 1 No preemption victims found for incoming pod, 2"
+                  + " Preemption is not helpful for scheduling.")
+          .doesNotContain("Insufficient");
+    }
+  }
+
+  @Test
+  void aPodWhoseVolumeNeverMountsStaysContainerCreatingAndNoRuleExplainsIt() {
+    try (MockApiServer api = new MockApiServer()) {
+      RolloutVerdict v =
+          verdict(runChecked(api, "container-creating-forever", Duration.ofMinutes(8)));
+      assertThat(v.reason()).isEqualTo("ContainerCreating");
+      assertThat(v.message()).as(v.message()).contains("ContainerCreating");
+      var row =
+          v.nodes().stream().filter(n -> n.node().equals("gpu-node-1")).findFirst().orElseThrow();
+      assertThat(row.cause()).isEqualTo(Cause.Unknown);
     }
   }
 
@@ -145,6 +175,8 @@ class ScenariosTest {
             "init-waiting-driver",
             "node-unreachable",
             "max-surge-no-room",
+            "host-port-conflict",
+            "container-creating-forever",
             "rollback");
     for (String name : Scenarios.names()) {
       Scenario s = Scenarios.named(name);

@@ -23,6 +23,20 @@ class SchedulerMessageTest {
   }
 
   @Test
+  void aHostPortConflictIsANodeWherePreemptionIsTriedAndFindsNoVictim() {
+    Map<String, List<String>> failures = new TreeMap<>();
+    failures.put("gpu-node-1", List.of(Scheduler.PORTS_IN_USE));
+    failures.put("gpu-node-2", List.of(Scheduler.AFFINITY_MISMATCH));
+    failures.put("gpu-node-3", List.of(Scheduler.AFFINITY_MISMATCH));
+    assertThat(Scheduler.message(3, failures))
+        .isEqualTo(
+            "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod"
+                + " ports, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3"
+                + " nodes are available: 1 No preemption victims found for incoming pod, 2"
+                + " Preemption is not helpful for scheduling.");
+  }
+
+  @Test
   void aNodeShortOfTwoResourcesCountsForBoth() {
     Map<String, List<String>> failures =
         Map.of("n", List.of("Insufficient cpu", "Insufficient memory"));
