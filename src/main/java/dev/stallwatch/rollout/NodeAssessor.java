@@ -199,12 +199,14 @@ final class NodeAssessor {
     if (evidence != null) {
       return evidence;
     }
-    // Only the rollout's start is known. A caller that looked at observedAt and did not see this
-    // node holding back this revision then narrows it down.
+    // Only the rollout's start is known. A caller that has been watching (it looked at observedAt
+    // and did not see this node holding back this revision) sees the hold begin now — unless this
+    // rollout started after that look. Its last look itself may be long past in a quiet stall: a
+    // rollback right after it would make an empty node look stuck at once.
     Instant start = split.rolloutStart();
     Instant observed = memory.observedAt();
-    if (observed != null && observed.isBefore(now) && (start == null || observed.isAfter(start))) {
-      return observed;
+    if (observed != null && (start == null || !start.isAfter(observed))) {
+      return now;
     }
     return start;
   }

@@ -6,12 +6,14 @@ import java.util.Map;
 /**
  * What a long-running caller remembers between snapshots: since when each node has held back the
  * rollout to {@code revisionHash}, and when it last looked. A pod re-created by the controller's
- * backoff looks brand new in a snapshot; the memory keeps the original instant. A node that was not
- * holding the rollout back at {@code observedAt} cannot have started before then — which matters
- * when a snapshot offers no better evidence (a node whose pod is gone, right after a rollback).
- * Empty for one-shot callers.
+ * backoff looks brand new in a snapshot; the memory keeps the original instant. A caller with an
+ * {@code observedAt} watches every change (the operator reconciles on each): a node it did not see
+ * holding back this revision at its last look, and for which the snapshot offers no better evidence
+ * (its pod is gone, right after a rollback), is dated from the moment the caller first sees it —
+ * not from the rollout's start, which after a rollback may be long past. Empty for one-shot
+ * callers.
  *
- * @param observedAt when the caller last analyzed this DaemonSet; null when unknown
+ * @param observedAt when the caller last analyzed this DaemonSet; null when it does not watch
  */
 public record StallMemory(String revisionHash, Map<String, Instant> heldSince, Instant observedAt) {
   public static final StallMemory NONE = new StallMemory("", Map.of(), null);

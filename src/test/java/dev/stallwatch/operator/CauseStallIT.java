@@ -97,6 +97,14 @@ class CauseStallIT {
       assertThat(
               drive(sim, () -> !events(api, StallEvents.RESOLVED).isEmpty(), Duration.ofMinutes(1)))
           .isTrue();
+      // The restored revision replaces the broken pod; the instant the node is empty in between
+      // is not a stall of its own (it would date from the broken revision's creation).
+      drive(sim, () -> false, Duration.ofMinutes(1));
+      assertThat(api.client().resources(RolloutStall.class).inNamespace(NS).list().getItems())
+          .as("%s: no second stall after the rollback", scenario)
+          .extracting(s -> s.getMetadata().getName())
+          .containsExactly(name);
+      assertThat(events(api, StallEvents.STALLED)).hasSize(1);
     }
   }
 

@@ -60,18 +60,32 @@ class StallMemoryTest {
   }
 
   @Test
-  void aCallerThatLookedRecentlyAndSawNoHoldDatesTheEmptyNodeFromThatLook() {
+  void aWatchingCallerDatesAnEmptyNodeFromWhenItFirstSeesIt() {
+    // Its last look was before stall-after, during the quiet stall of revision "bad": the hold on
+    // "good" cannot have begun before the rollback, which it sees now.
     StallMemory lastLook =
-        new StallMemory("bad", Map.of("gpu-node-1", NOW.minusSeconds(590)), NOW.minusSeconds(5));
+        new StallMemory("bad", Map.of("gpu-node-1", NOW.minusSeconds(590)), NOW.minusSeconds(400));
 
     RolloutVerdict verdict =
         RolloutAnalyzer.analyze(rolledBackWithAnEmptyNode(), NOW, FIVE_MINUTES, lastLook);
 
     NodeRow row = verdict.nodes().get(0);
-    assertThat(row.since()).isEqualTo(NOW.minusSeconds(5));
+    assertThat(row.since()).isEqualTo(NOW);
     assertThat(row.standing()).isEqualTo(NodeRow.Standing.UPDATING);
     assertThat(verdict.phase()).isEqualTo(Phase.Progressing);
-    assertThat(verdict.nextCheck()).isEqualTo(NOW.minusSeconds(5).plus(Duration.ofMinutes(5)));
+    assertThat(verdict.nextCheck()).isEqualTo(NOW.plus(Duration.ofMinutes(5)));
+  }
+
+  @Test
+  void aRolloutThatStartedAfterTheLastLookDatesAnEmptyNodeFromItsStart() {
+    // The last look predates revision "bad" (created 600 s ago), so the rollout's start is better.
+    StallMemory lastLook = new StallMemory("old", Map.of(), NOW.minusSeconds(900));
+
+    RolloutVerdict verdict =
+        RolloutAnalyzer.analyze(rolledBackWithAnEmptyNode(), NOW, FIVE_MINUTES, lastLook);
+
+    assertThat(verdict.nodes().get(0).since()).isEqualTo(NOW.minusSeconds(600));
+    assertThat(verdict.phase()).isEqualTo(Phase.Stalled);
   }
 
   @Test
