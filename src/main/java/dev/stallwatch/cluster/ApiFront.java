@@ -17,7 +17,8 @@ import java.util.function.Supplier;
 /**
  * The part of a real API server that a bare CRUD mock lacks, in front of it: {@code /version},
  * discovery, status writes that carry a query string, server-side Table printing, typed list kinds,
- * field selectors on lists and NotFound statuses. Everything else goes to the store unchanged, so
+ * field selectors on lists, NotFound statuses and the answer to a SelfSubjectRulesReview (there is
+ * no authorization: everyone may do everything). Everything else goes to the store unchanged, so
  * fabric8 clients, informers (WebSocket watches) and expectations keep working.
  */
 final class ApiFront extends Dispatcher {
@@ -59,6 +60,9 @@ final class ApiFront extends Dispatcher {
     Optional<MockResponse> unsupported = refuseUnsupportedBody(request);
     if (unsupported.isPresent()) {
       return unsupported.get();
+    }
+    if (method == HttpMethod.POST && isRulesReview(path)) {
+      return rulesReview(request);
     }
     RecordedRequest forwarded = request;
     if ((method == HttpMethod.PUT || method == HttpMethod.PATCH)
@@ -157,6 +161,42 @@ final class ApiFront extends Dispatcher {
       return json(200, table.toString());
     }
     return json(200, node.toString());
+  }
+
+  private static boolean isRulesReview(ApiPath path) {
+    return path.group().equals("authorization.k8s.io")
+        && path.plural().equals("selfsubjectrulesreviews")
+        && path.name().isEmpty();
+  }
+
+  /**
+   * A review is not stored: the API server answers it at once. With no authorization here, the
+   * answer is what a cluster-admin gets: every verb on every resource. JOSDK asks this before it
+   * starts leader election, to check it may get, create and update its Lease.
+   */
+  private MockResponse rulesReview(RecordedRequest request) {
+    ObjectNode review;
+    try {
+      JsonNode body = mapper.readTree(request.getUtf8Body());
+      if (!(body instanceof ObjectNode object)) {
+        return status(400, "BadRequest", "a SelfSubjectRulesReview must be a JSON object");
+      }
+      review = object;
+    } catch (JsonProcessingException e) {
+      return status(400, "BadRequest", "cannot read the SelfSubjectRulesReview: " + e.getMessage());
+    }
+    review.put("apiVersion", "authorization.k8s.io/v1");
+    review.put("kind", "SelfSubjectRulesReview");
+    ObjectNode status = review.putObject("status");
+    ObjectNode resources = status.putArray("resourceRules").addObject();
+    resources.putArray("verbs").add("*");
+    resources.putArray("apiGroups").add("*");
+    resources.putArray("resources").add("*");
+    ObjectNode urls = status.putArray("nonResourceRules").addObject();
+    urls.putArray("verbs").add("*");
+    urls.putArray("nonResourceURLs").add("*");
+    status.put("incomplete", false);
+    return json(201, review.toString());
   }
 
   private static Optional<MockResponse> refuseUnsupportedBody(RecordedRequest request) {

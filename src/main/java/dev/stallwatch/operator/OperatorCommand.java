@@ -162,7 +162,13 @@ public final class OperatorCommand implements Callable<Integer> {
                     stop.countDown();
                   },
                   "stallwatch-shutdown"));
+      operator[0].leadershipLost().thenRun(stop::countDown);
       stop.await();
+      String lost = operator[0].leadershipLost().getNow(null);
+      if (lost != null) {
+        // The operator has stopped reconciling; a restarted container stands by for the Lease.
+        throw new ExitCodes.AccessException(lost + "; exiting to restart as a standby", null);
+      }
     } finally {
       client.close();
     }

@@ -4,36 +4,120 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
-import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator as a whole: a JOSDK {@link Operator} with the {@link DaemonSetRolloutReconciler}
  * registered, configured to work on any API server (no server-side apply), with controller metrics
  * in the given registry and, when enabled, leader election through a Lease.
+ *
+ * <p>With leader election, every replica starts its informers (a warm standby, ready to take over)
+ * but only the Lease holder reconciles. A standby is ready ({@link #ready()}) like the leader, as
+ * kube-controller-manager's and cert-manager's standbys are healthy: readiness says the process
+ * works, not that it leads, so a two-replica Deployment is fully available and rolls out normally.
+ * {@link #close()} stops reconciling, then releases the Lease so that the standby takes over at
+ * once. Losing the Lease otherwise stops this operator and completes {@link #leadershipLost()}.
  */
 public final class StallwatchOperator implements AutoCloseable {
-  private final Operator operator;
+  private static final Logger log = LoggerFactory.getLogger(StallwatchOperator.class);
 
-  private StallwatchOperator(Operator operator) {
+  private final Operator operator;
+  private final Leadership leadership;
+  private boolean closed;
+
+  private StallwatchOperator(Operator operator, Leadership leadership) {
     this.operator = operator;
+    this.leadership = leadership;
   }
 
   /** Options that only tests and the demo change. */
-  public record Timing(Clock clock, UnaryOperator<Duration> toRealDelay, Duration resync) {
+  public record Timing(
+      Clock clock, UnaryOperator<Duration> toRealDelay, Duration resync, LeaseTiming lease) {
     /** Wall clock; a full re-check of every DaemonSet every 10 minutes as a safety net. */
     public static final Timing REAL =
         new Timing(Clock.systemUTC(), UnaryOperator.identity(), Duration.ofMinutes(10));
+
+    /** With JOSDK's default lease timing. */
+    public Timing(Clock clock, UnaryOperator<Duration> toRealDelay, Duration resync) {
+      this(clock, toRealDelay, resync, LeaseTiming.DEFAULT);
+    }
+
+    public Timing withLease(LeaseTiming lease) {
+      return new Timing(clock, toRealDelay, resync, lease);
+    }
+  }
+
+  /**
+   * How leader election paces itself (client-go's names). A standby takes the Lease over at most
+   * {@code leaseDuration} (plus one retry) after the leader's last renewal; the leader gives up
+   * when it could not renew for {@code renewDeadline}, before its Lease can expire.
+   *
+   * @param leaseDuration how long a Lease is valid after its last renewal (whole seconds: the Lease
+   *     stores {@code leaseDurationSeconds})
+   * @param renewDeadline how long the leader keeps trying to renew before it stops leading
+   * @param retryPeriod how often the leader renews and a standby tries to acquire
+   */
+  public record LeaseTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+    /** JOSDK's defaults, the same as client-go's: 15 s, 10 s, 2 s. */
+    public static final LeaseTiming DEFAULT =
+        new LeaseTiming(
+            LeaderElectionConfiguration.LEASE_DURATION_DEFAULT_VALUE,
+            LeaderElectionConfiguration.RENEW_DEADLINE_DEFAULT_VALUE,
+            LeaderElectionConfiguration.RETRY_PERIOD_DEFAULT_VALUE);
+
+    /** fabric8 spreads the retries of a standby up to this factor of the retry period. */
+    private static final double JITTER = 1.2;
+
+    public LeaseTiming {
+      if (leaseDuration == null
+          || leaseDuration.compareTo(Duration.ofSeconds(1)) < 0
+          || leaseDuration.toNanosPart() != 0) {
+        throw new IllegalArgumentException(
+            "leaseDuration must be a whole number of seconds, at least 1: " + leaseDuration);
+      }
+      if (renewDeadline == null
+          || renewDeadline.isZero()
+          || renewDeadline.isNegative()
+          || renewDeadline.compareTo(leaseDuration) >= 0) {
+        throw new IllegalArgumentException(
+            "renewDeadline must be positive and shorter than leaseDuration "
+                + leaseDuration
+                + ": "
+                + renewDeadline);
+      }
+      if (retryPeriod == null
+          || retryPeriod.isZero()
+          || retryPeriod.isNegative()
+          || retryPeriod.toMillis() * JITTER >= renewDeadline.toMillis()) {
+        throw new IllegalArgumentException(
+            "retryPeriod must be positive and, times "
+                + JITTER
+                + ", shorter than renewDeadline "
+                + renewDeadline
+                + ": "
+                + retryPeriod);
+      }
+    }
   }
 
   /** Builds, registers and starts the operator; returns once the informers have synced. */
   public static StallwatchOperator start(
       KubernetesClient client, OperatorSettings settings, MeterRegistry registry, Timing timing) {
+    Leadership leadership =
+        settings.leaderElection()
+            ? new Leadership(
+                client, settings.leaderElectionNamespace(), Leadership.identity(System::getenv))
+            : null;
     Operator operator =
         new Operator(
             o -> {
@@ -43,12 +127,8 @@ public final class StallwatchOperator implements AutoCloseable {
                   .withUseSSAToPatchPrimaryResource(false)
                   .withSSABasedCreateUpdateMatchForDependentResources(false)
                   .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
-              if (settings.leaderElection()) {
-                o.withLeaderElectionConfiguration(
-                    LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(
-                            OperatorSettings.LEASE_NAME)
-                        .withLeaseNamespace(settings.leaderElectionNamespace())
-                        .build());
+              if (leadership != null) {
+                o.withLeaderElectionConfiguration(leadership.configuration(timing.lease()));
               }
             });
     StallMetrics metrics = new StallMetrics(registry);
@@ -57,8 +137,21 @@ public final class StallwatchOperator implements AutoCloseable {
         new DaemonSetRolloutReconciler(
             timing.clock(), timing.toRealDelay(), settings, metrics, events, client);
     operator.register(reconciler, o -> configure(o, settings, timing));
+    if (leadership != null) {
+      log.info(
+          "leader election: Lease {}, identity {}; reconciling once it is acquired",
+          leadership.lease(),
+          leadership.identity());
+    }
     operator.start();
-    return new StallwatchOperator(operator);
+    StallwatchOperator started = new StallwatchOperator(operator, leadership);
+    if (leadership != null) {
+      // Not on the elector's thread: stopping the operator waits for that thread's pool.
+      leadership
+          .lost()
+          .thenRunAsync(started::close, r -> new Thread(r, "stallwatch-lost-lease").start());
+    }
+    return started;
   }
 
   private static void configure(
@@ -78,8 +171,48 @@ public final class StallwatchOperator implements AutoCloseable {
     return info.isStarted() && info.allEventSourcesAreHealthy();
   }
 
+  /**
+   * The identity this operator holds the Lease under, or writes there once it leads; empty without
+   * leader election.
+   */
+  public Optional<String> identity() {
+    return Optional.ofNullable(leadership).map(Leadership::identity);
+  }
+
+  /** True when this operator reconciles: it holds the Lease, or leader election is off. */
+  public boolean leading() {
+    return leadership == null ? isStarted() : leadership.leading();
+  }
+
+  /**
+   * Completes, with what happened, when this operator lost the Lease without being closed (it could
+   * not renew it in time, or another replica holds it); it has then stopped reconciling and should
+   * exit. Never completes without leader election.
+   */
+  public CompletableFuture<String> leadershipLost() {
+    return leadership == null ? new CompletableFuture<>() : leadership.lost().copy();
+  }
+
+  private boolean isStarted() {
+    return operator.getRuntimeInfo().isStarted();
+  }
+
+  /**
+   * Stops reconciling (waiting briefly for reconciliations in progress), then releases the Lease if
+   * this operator holds it. Safe to call more than once.
+   */
   @Override
-  public void close() {
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (leadership != null) {
+      leadership.stopping();
+    }
     operator.stop();
+    if (leadership != null) {
+      leadership.release();
+    }
   }
 }

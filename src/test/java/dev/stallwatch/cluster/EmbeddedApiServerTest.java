@@ -1,6 +1,7 @@
 package dev.stallwatch.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,10 +13,16 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectRulesReviewBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.MixedOperation;
 import io.fabric8.kubernetes.client.dsl.Resource;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
@@ -26,6 +33,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -433,6 +443,86 @@ class EmbeddedApiServerTest {
     assertThat(response.statusCode()).isEqualTo(404);
     assertThat(JSON.readTree(response.body()).path("message").asText())
         .isEqualTo("pods \"ghost\" not found");
+  }
+
+  @Test
+  void aSelfSubjectRulesReviewIsAnsweredWithEveryVerbOnEveryResourceAndNotStored() {
+    SelfSubjectRulesReview review =
+        client
+            .resource(
+                new SelfSubjectRulesReviewBuilder()
+                    .withNewSpec()
+                    .withNamespace("stallwatch-system")
+                    .endSpec()
+                    .build())
+            .create();
+
+    assertThat(review.getSpec().getNamespace()).isEqualTo("stallwatch-system");
+    assertThat(review.getStatus().getIncomplete()).isFalse();
+    assertThat(review.getStatus().getResourceRules())
+        .singleElement()
+        .satisfies(
+            rule -> {
+              assertThat(rule.getVerbs()).containsExactly("*");
+              assertThat(rule.getApiGroups()).containsExactly("*");
+              assertThat(rule.getResources()).containsExactly("*");
+              assertThat(rule.getResourceNames()).isEmpty();
+            });
+    assertThat(
+            client
+                .genericKubernetesResources("authorization.k8s.io/v1", "SelfSubjectRulesReview")
+                .list()
+                .getItems())
+        .isEmpty();
+  }
+
+  @Test
+  void leasesAreWrittenWithOptimisticLockingAsLeaderElectionNeeds() {
+    LeaseLock first = new LeaseLock("lease-test", "leader", "first");
+    LeaseLock second = new LeaseLock("lease-test", "leader", "second");
+    ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC);
+
+    assertThat(second.get(client)).isNull();
+    first.create(client, new LeaderElectionRecord("first", Duration.ofSeconds(15), now, now, 0));
+    assertThat(second.get(client).getHolderIdentity()).isEqualTo("first");
+    // The holder renews: its JSON merge patch carries the resourceVersion it last read.
+    first.get(client);
+    first.update(
+        client,
+        new LeaderElectionRecord("first", Duration.ofSeconds(15), now, now.plusSeconds(2), 0));
+
+    // The other candidate's view is now stale: its write is refused, as on a real API server.
+    assertThatThrownBy(
+            () ->
+                second.update(
+                    client,
+                    new LeaderElectionRecord(
+                        "second", Duration.ofSeconds(15), now, now.plusSeconds(3), 1)))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+    assertThatThrownBy(
+            () ->
+                first.create(
+                    client, new LeaderElectionRecord("first", Duration.ofSeconds(15), now, now, 0)))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+
+    Lease lease = client.leases().inNamespace("lease-test").withName("leader").get();
+    assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("first");
+    assertThat(lease.getSpec().getLeaseDurationSeconds()).isEqualTo(15);
+    assertThat(lease.getSpec().getRenewTime().toInstant())
+        .isEqualTo(now.plusSeconds(2).toInstant().truncatedTo(ChronoUnit.MICROS));
+    // Read afresh, the same write goes through.
+    second.get(client);
+    second.update(
+        client,
+        new LeaderElectionRecord("second", Duration.ofSeconds(15), now, now.plusSeconds(3), 1));
+    assertThat(client.leases().inNamespace("lease-test").withName("leader").get().getSpec())
+        .satisfies(
+            spec -> {
+              assertThat(spec.getHolderIdentity()).isEqualTo("second");
+              assertThat(spec.getLeaseTransitions()).isEqualTo(1);
+            });
   }
 
   @Test

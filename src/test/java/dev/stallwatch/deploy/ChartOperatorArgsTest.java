@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stallwatch.cli.StallwatchCommand;
 import dev.stallwatch.operator.OperatorCommand;
 import dev.stallwatch.operator.OperatorSettings;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -58,6 +60,98 @@ class ChartOperatorArgsTest {
     assertThat(lease.getRules())
         .anySatisfy(
             r -> assertThat(r.getResourceNames()).containsExactly(OperatorSettings.LEASE_NAME));
+  }
+
+  @Test
+  void leaseRoleGrantsWhatLeaderElectionDoesInTheLeaseNamespaceOnly() {
+    for (String leaseNamespace : List.of("", "kube-system")) {
+      RenderedChart chart =
+          RenderedChart.render(
+              t ->
+                  t.set("leaderElection.enabled", true)
+                      .set("replicas", 2)
+                      .set("leaderElection.namespace", leaseNamespace));
+      String expectedNamespace =
+          leaseNamespace.isEmpty() ? RenderedChart.NAMESPACE : leaseNamespace;
+      List<RenderedChart.GrantedRule> leaseRules =
+          chart.rules().stream().filter(r -> r.covers("coordination.k8s.io", "leases")).toList();
+
+      assertThat(leaseRules)
+          .allSatisfy(
+              r -> {
+                assertThat(r.role().getKind()).isEqualTo("Role");
+                assertThat(r.role().getMetadata().getNamespace()).isEqualTo(expectedNamespace);
+              });
+      // As JOSDK checks it before it starts (a SelfSubjectRulesReview): rules that name no
+      // object or name the Lease.
+      List<String> verbs =
+          leaseRules.stream()
+              .map(RenderedChart.GrantedRule::rule)
+              .filter(
+                  r ->
+                      r.getResourceNames().isEmpty()
+                          || r.getResourceNames().contains(OperatorSettings.LEASE_NAME))
+              .flatMap(r -> r.getVerbs().stream())
+              .toList();
+      // JOSDK requires get, create, update; fabric8 renews with a JSON merge patch.
+      assertThat(verbs).contains("get", "create", "update", "patch").doesNotContain("*");
+      // create cannot be limited to a name (the object does not exist yet); the rest is.
+      assertThat(leaseRules)
+          .filteredOn(r -> r.rule().getResourceNames().isEmpty())
+          .allSatisfy(r -> assertThat(r.rule().getVerbs()).containsExactly("create"));
+
+      RoleBinding binding =
+          chart.all(RoleBinding.class).stream()
+              .filter(b -> b.getMetadata().getName().endsWith("-leader-election"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(binding.getMetadata().getNamespace()).isEqualTo(expectedNamespace);
+      assertThat(binding.getRoleRef().getName())
+          .isEqualTo(leaseRules.get(0).role().getMetadata().getName());
+      assertThat(binding.getSubjects())
+          .singleElement()
+          .satisfies(
+              s -> {
+                assertThat(s.getKind()).isEqualTo("ServiceAccount");
+                assertThat(s.getNamespace()).isEqualTo(RenderedChart.NAMESPACE);
+                assertThat(s.getName())
+                    .isEqualTo(
+                        chart
+                            .deployment()
+                            .getSpec()
+                            .getTemplate()
+                            .getSpec()
+                            .getServiceAccountName());
+              });
+      assertThat(operatorSettings(chart).leaderElectionNamespace()).isEqualTo(expectedNamespace);
+    }
+  }
+
+  @Test
+  void withoutLeaderElectionNothingGrantsLeases() {
+    assertThat(RenderedChart.renderDefaults().rules())
+        .noneMatch(r -> r.covers("coordination.k8s.io", "leases"));
+  }
+
+  @Test
+  void thePodNameReachesTheOperatorAsItsLeaseIdentity() {
+    List<EnvVar> env =
+        RenderedChart.render(t -> t.set("leaderElection.enabled", true))
+            .deployment()
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0)
+            .getEnv();
+
+    assertThat(env)
+        .filteredOn(e -> e.getName().equals("POD_NAME"))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.getValueFrom().getFieldRef().getFieldPath())
+                    .isEqualTo("metadata.name"));
   }
 
   private static OperatorSettings operatorSettings(RenderedChart chart) {
