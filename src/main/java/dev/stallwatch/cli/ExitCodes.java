@@ -30,11 +30,28 @@ public final class ExitCodes {
       err.println("error: " + ex.getMessage());
     } else {
       // An unexpected failure is still reported in one line; --debug-style traces belong in logs.
-      err.println("error: unexpected " + ex.getClass().getSimpleName() + ": " + ex.getMessage());
+      err.println(
+          "error: unexpected "
+              + ex.getClass().getSimpleName()
+              + ": "
+              + ex.getMessage()
+              + rootCause(ex));
     }
     err.flush();
     // A command may declare another code for bad input (wait uses 3, keeping 2 for its timeout).
     return ex instanceof AccessException ? ACCESS : cli.getCommandSpec().exitCodeOnInvalidInput();
+  }
+
+  // Wrappers such as JOSDK's "Error starting operator" hide what went wrong: name the root cause.
+  private static String rootCause(Throwable ex) {
+    Throwable root = ex;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root == ex || root.getMessage() == null || root.getMessage().equals(ex.getMessage())) {
+      return "";
+    }
+    return " (caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
   }
 
   static int handleParameterException(CommandLine.ParameterException ex, String[] args) {

@@ -7,6 +7,7 @@ import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,6 +31,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class StallwatchOperator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StallwatchOperator.class);
+
+  /** {@code stallwatch_leader}: 1 on the replica that reconciles, 0 on a standby. */
+  static final String LEADER_METRIC = "stallwatch.leader";
 
   private final Operator operator;
   private final Leadership leadership;
@@ -145,6 +149,12 @@ public final class StallwatchOperator implements AutoCloseable {
     }
     operator.start();
     StallwatchOperator started = new StallwatchOperator(operator, leadership);
+    // Only the leader exports stall series; this tells replicas apart (and "no leader" apart from
+    // "nothing stalled"), as controller-runtime's leader_election_master_status does.
+    Gauge.builder(LEADER_METRIC, started, o -> o.leading() ? 1 : 0)
+        .description(
+            "1 when this replica holds the Lease and reconciles (always, without leader election)")
+        .register(registry);
     if (leadership != null) {
       // Not on the elector's thread: stopping the operator waits for that thread's pool.
       leadership

@@ -136,7 +136,9 @@ class LeaderElectionIT {
     // The standby watches (its informers run) but never reconciled: no series of its own.
     assertThat(standby.registry().scrape())
         .doesNotContain("stallwatch_rollout_stalled{")
-        .doesNotContain("operator_sdk_reconciliations_started");
+        .doesNotContain("operator_sdk_reconciliations_started")
+        .contains("stallwatch_leader 0.0");
+    assertThat(leader.registry().scrape()).contains("stallwatch_leader 1.0");
     assertThat(stalls("gpu-operator")).hasSize(1);
 
     Instant closed = Instant.now();
@@ -150,6 +152,7 @@ class LeaderElectionIT {
     assertThat(lease().getSpec().getLeaseTransitions()).isEqualTo(1);
     assertThat(standby.readyz()).isEqualTo(200);
     assertThat(leader.readyz()).isEqualTo(503);
+    assertThat(standby.registry().scrape()).contains("stallwatch_leader 1.0");
 
     // The new leader picks the stall up where the old one left it.
     await()

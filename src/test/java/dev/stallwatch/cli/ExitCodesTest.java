@@ -1,0 +1,60 @@
+package dev.stallwatch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+class ExitCodesTest {
+
+  @Command(name = "probe")
+  static final class Probe implements Runnable {
+    @Override
+    public void run() {}
+  }
+
+  private final StringWriter err = new StringWriter();
+  private final CommandLine cli = new CommandLine(new Probe()).setErr(new PrintWriter(err));
+
+  @Test
+  void anUnexpectedWrapperNamesWhatWentWrongUnderneathInOneLine() {
+    Exception wrapped =
+        new IllegalStateException(
+            "Error starting operator",
+            new RuntimeException(
+                "wrapper",
+                new SecurityException("cannot create leases in namespace stallwatch-system")));
+
+    int code = ExitCodes.handleExecutionException(wrapped, cli, null);
+
+    assertThat(code).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "error: unexpected IllegalStateException: Error starting operator (caused by"
+                + " SecurityException: cannot create leases in namespace stallwatch-system)"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void anUnexpectedErrorWithoutACauseIsOneLineAsItIs() {
+    int code = ExitCodes.handleExecutionException(new IllegalStateException("boom"), cli, null);
+
+    assertThat(code).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo("error: unexpected IllegalStateException: boom" + System.lineSeparator());
+  }
+
+  @Test
+  void anAccessProblemIsExitCodeThreeWithItsOwnMessage() {
+    int code =
+        ExitCodes.handleExecutionException(
+            new ExitCodes.AccessException("cannot reach the cluster", null), cli, null);
+
+    assertThat(code).isEqualTo(ExitCodes.ACCESS);
+    assertThat(err.toString())
+        .isEqualTo("error: cannot reach the cluster" + System.lineSeparator());
+  }
+}
