@@ -8,6 +8,7 @@ import com.marcnuri.helm.LintResult;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
@@ -62,6 +63,7 @@ class HelmChartTest {
             "ClusterRoleBinding",
             "ConfigMap",
             "Deployment",
+            "PodDisruptionBudget",
             "PrometheusRule",
             "Role",
             "Role",
@@ -137,6 +139,47 @@ class HelmChartTest {
         .containsEntry("team", "platform");
     assertThat(chart.deployment().getSpec().getTemplate().getMetadata().getAnnotations())
         .containsEntry("example.com/scrape", "false");
+  }
+
+  @Test
+  void aStandbyGetsADisruptionBudgetAndPrefersAnotherNode() {
+    RenderedChart chart =
+        RenderedChart.render(t -> t.set("replicas", 2).set("leaderElection.enabled", true));
+
+    PodDisruptionBudget pdb = chart.one(PodDisruptionBudget.class);
+    assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(1);
+    Map<String, String> podLabels =
+        chart.deployment().getSpec().getTemplate().getMetadata().getLabels();
+    assertThat(podLabels).containsAllEntriesOf(pdb.getSpec().getSelector().getMatchLabels());
+    var affinity = chart.deployment().getSpec().getTemplate().getSpec().getAffinity();
+    assertThat(affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getPodAffinityTerm().getTopologyKey())
+                  .isEqualTo("kubernetes.io/hostname");
+              assertThat(podLabels)
+                  .containsAllEntriesOf(p.getPodAffinityTerm().getLabelSelector().getMatchLabels());
+            });
+    // Required, not preferred, would leave a one-node cluster without its standby.
+    assertThat(affinity.getPodAntiAffinity().getRequiredDuringSchedulingIgnoredDuringExecution())
+        .isNullOrEmpty();
+  }
+
+  @Test
+  void ownAffinityReplacesTheDefaultAndTheDisruptionBudgetCanBeTurnedOff() {
+    // all-features: 2 replicas and a node affinity of its own.
+    RenderedChart own =
+        RenderedChart.render(
+            t -> t.withValuesFile(ALL_FEATURES).set("podDisruptionBudget.enabled", false));
+    assertThat(own.all(PodDisruptionBudget.class)).isEmpty();
+    var affinity = own.deployment().getSpec().getTemplate().getSpec().getAffinity();
+    assertThat(affinity.getPodAntiAffinity()).isNull();
+    assertThat(affinity.getNodeAffinity()).isNotNull();
+
+    RenderedChart single = RenderedChart.renderDefaults();
+    assertThat(single.all(PodDisruptionBudget.class)).isEmpty();
+    assertThat(single.deployment().getSpec().getTemplate().getSpec().getAffinity()).isNull();
   }
 
   @Test
