@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the operator image without a container engine: unpacks the layers of the image tarball
 # (Docker format, as Jib's buildTar writes it) into a root filesystem and runs the image's
-# entrypoint inside it (chroot, as the image's user, with only the image's env): `--version` must
-# name the expected version, `operator --help` must list the operator's flags. Needs root.
+# entrypoint inside it (chroot, as the image's user, with only the image's env): the default
+# command must be `operator`, `--version` must name the expected version, `operator --help` must
+# list the operator's flags. Needs root.
 #
 # usage: operator/smoke-test.sh [image tar] [expected version]
 set -euo pipefail
@@ -31,6 +32,8 @@ for env in config.get("Env", []):
     print("env", env)
 for arg in config["Entrypoint"]:
     print("entrypoint", arg)
+for arg in config.get("Cmd") or []:
+    print("cmd", arg)
 PY
 
 user=$(awk '$1 == "user" { print $2 }' "$work/plan")
@@ -40,7 +43,10 @@ while read -r layer; do
   tar -xzf "$work/image/$layer" -C "$work/rootfs" --no-same-owner --warning=no-unknown-keyword
 done < <(sed -n 's/^layer //p' "$work/plan")
 
-echo "image user: $user; entrypoint: ${entrypoint[*]}"
+mapfile -t cmd < <(sed -n 's/^cmd //p' "$work/plan")
+echo "image user: $user; entrypoint: ${entrypoint[*]}; cmd: ${cmd[*]}"
+# `docker run IMAGE` with no arguments must start the operator.
+[ "${cmd[*]}" = "operator" ] || { echo "smoke-test: the image's default command is '${cmd[*]}', not 'operator'" >&2; exit 1; }
 case "$user" in
   0 | 0:* | root | root:*) echo "smoke-test: image runs as root" >&2; exit 1 ;;
 esac
