@@ -65,6 +65,13 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final AutoRollback autoRollback;
   private final StallMemories memories = new StallMemories();
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
+  private final Map<String, Refusal> refusedRollbacks = new ConcurrentHashMap<>();
+
+  /** How long after a failed auto-rollback it is tried again (a 403, a conflict that persisted). */
+  static final Duration ROLLBACK_RETRY = Duration.ofMinutes(1);
+
+  /** An auto-rollback that could not be done: of which stalled revision, why, when to retry. */
+  private record Refusal(String hash, String reason, Instant retryAt) {}
 
   /**
    * @param toRealDelay turns a delay on {@code clock} into a wall-clock delay (identity unless the
@@ -131,7 +138,9 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
             now);
     writes.apply(ds, plan, stallCache(context));
     metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
-    Instant rollbackRecheck = rollBackIfDue(ds, verdict, recordedRollbacks(stalls), now);
+    // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
+    Instant rollbackRecheck =
+        plan.active() == null ? null : rollBackIfDue(ds, verdict, recordedRollbacks(stalls), now);
     return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck);
   }
 
@@ -146,9 +155,18 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     if (!verdict.stalled()) {
       return null;
     }
-    AutoRollback.Outcome outcome = autoRollback.apply(ds, verdict, recorded, now);
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
+    String key = ns + "/" + name;
+    String hash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
+    Refusal refused = refusedRollbacks.get(key);
+    if (refused != null && refused.hash().equals(hash) && now.isBefore(refused.retryAt())) {
+      return refused.retryAt(); // it failed moments ago: not on every pod event
+    }
+    AutoRollback.Outcome outcome = autoRollback.apply(ds, verdict, recorded, now);
+    if (outcome.refusal() == null) {
+      refusedRollbacks.remove(key);
+    }
     if (outcome.rolledBack()) {
       RollbackResult r = outcome.result();
       log.info("{}/{}: rolled back: {}", ns, name, outcome.decision().reason());
@@ -158,8 +176,16 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
           "Rolled back from " + r.from() + " to " + r.to() + ": " + outcome.decision().reason());
       metrics.countRollback(ns, name);
     } else if (outcome.refusal() != null) {
-      log.warn("{}/{}: auto-rollback not done: {}", ns, name, outcome.refusal());
-      events.warning(ds, StallEvents.ROLLBACK_REFUSED, outcome.refusal());
+      Instant retryAt = now.plus(ROLLBACK_RETRY);
+      Refusal previous = refusedRollbacks.put(key, new Refusal(hash, outcome.refusal(), retryAt));
+      // One Warning per stalled revision and reason, however often it is retried.
+      if (previous == null
+          || !previous.hash().equals(hash)
+          || !previous.reason().equals(outcome.refusal())) {
+        log.warn("{}/{}: auto-rollback not done: {}", ns, name, outcome.refusal());
+        events.warning(ds, StallEvents.ROLLBACK_REFUSED, outcome.refusal());
+      }
+      return retryAt;
     }
     return outcome.decision().recheckAt();
   }
@@ -226,9 +252,10 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   }
 
   private void reportInvalid(DaemonSet ds, String key, InvalidObjectException e) {
-    String version = ds.getMetadata().getResourceVersion();
-    // One Warning per version of the object: a re-reconcile of the same bad spec stays quiet.
-    if (!String.valueOf(version).equals(reportedInvalid.put(key, String.valueOf(version)))) {
+    // One Warning per generation (spec change) and problem: status writes and re-reconciles of
+    // the same bad spec stay quiet.
+    String seen = ds.getMetadata().getGeneration() + ":" + e.getMessage();
+    if (!seen.equals(reportedInvalid.put(key, seen))) {
       log.warn("cannot analyze DaemonSet {}: {}", key, e.getMessage());
       events.warning(ds, StallEvents.INVALID, e.getMessage());
     }
@@ -237,6 +264,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private void forget(String key, String ns, String name, Set<RolloutStall> stalls) {
     memories.forget(key);
     reportedInvalid.remove(key);
+    refusedRollbacks.remove(key);
     metrics.forget(ns, name);
     // The API server's garbage collector deletes owned stalls too; deleting them here also covers
     // clusters without it (the embedded one) and keeps the outcome the same.

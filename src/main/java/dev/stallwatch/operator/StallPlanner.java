@@ -65,7 +65,13 @@ public final class StallPlanner {
         if (resolution.isPresent()) {
           Resolution why = resolution.get();
           String message = why.describe(verdict.daemonSet().name(), stall.getSpec().revision());
-          if (why == Resolution.RolledBack && rolledBack != null && rolledBack.by() != null) {
+          if (why == Resolution.RolledBack && rolledBack == null) {
+            // Rolled back by another client (kubectl rollout undo, a GitOps revert): recorded
+            // all the same, so that the auto-rollback never rolls the restored revision back.
+            rolledBack =
+                new Rollback(stall.getSpec().revision(), currentHash, now.toString(), null);
+          }
+          if (why == Resolution.RolledBack && rolledBack.by() != null) {
             message += " by " + rolledBack.by();
           }
           RolloutStall next =

@@ -3,6 +3,7 @@ package dev.stallwatch.rollback;
 import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.List;
 
@@ -64,6 +65,19 @@ public final class AutoRollback {
       return new Outcome(decision, result, null);
     } catch (RollbackRefusedException e) {
       return new Outcome(decision, null, e.getMessage());
+    } catch (KubernetesClientException e) {
+      // Forbidden (the chart grants patch only with autoRollback.enabled), conflicts that outlived
+      // the retries, an API server away: reported like a refusal, and tried again later.
+      return new Outcome(
+          decision,
+          null,
+          "could not roll back "
+              + ds.getMetadata().getNamespace()
+              + "/"
+              + ds.getMetadata().getName()
+              + ": "
+              + (e.getCode() > 0 ? "HTTP " + e.getCode() + ": " : "")
+              + e.getMessage());
     }
   }
 }

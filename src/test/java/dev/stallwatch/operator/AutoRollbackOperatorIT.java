@@ -128,9 +128,18 @@ class AutoRollbackOperatorIT {
                       });
             });
 
-    // gpu-node-1 keeps its broken pod here (no controller): the rolled-back revision now holds
-    // the rollout, and stays stalled well past the delay — it must not be rolled back in turn.
-    Thread.sleep(STALL_AFTER.plus(ROLLBACK_AFTER).plusSeconds(3).toMillis());
+    // The restored revision cannot start on gpu-node-1 either: it stalls in turn, well past the
+    // delay — and must not be rolled back (that would restore the broken revision).
+    rollout.restoredRevisionStuckOnFirstNode();
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              RolloutStall restored = stall(TestingRollout.OLD_HASH);
+              return restored != null && restored.getStatus().active();
+            });
+    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+    assertThat(stall(TestingRollout.OLD_HASH).getStatus().active()).isTrue();
     assertThat(image()).isEqualTo(TestingRollout.OLD_IMAGE);
     assertThat(events(StallEvents.ROLLED_BACK)).hasSize(1);
     assertThat(registry.scrape())

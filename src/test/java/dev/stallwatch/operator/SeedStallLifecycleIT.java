@@ -100,8 +100,15 @@ class SeedStallLifecycleIT {
               assertThat(resolved.getStatus().resolvedAt()).isNotNull();
               assertThat(resolved.getStatus().conditions().get(0).getReason())
                   .isEqualTo("RolledBack");
-              // kubectl rollout undo leaves no record of who rolled back.
-              assertThat(resolved.getStatus().rollback()).isNull();
+              // kubectl rollout undo leaves no mark of its own; the stall still records it, at
+              // the moment the operator saw it, without a "by".
+              assertThat(resolved.getStatus().rollback())
+                  .isEqualTo(
+                      new RolloutStallStatus.Rollback(
+                          TestingRollout.NEW_HASH,
+                          TestingRollout.OLD_HASH,
+                          resolved.getStatus().resolvedAt(),
+                          null));
             });
     await()
         .atMost(Duration.ofSeconds(10))

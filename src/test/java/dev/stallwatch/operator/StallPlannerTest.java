@@ -185,14 +185,35 @@ class StallPlannerTest {
   }
 
   @Test
-  void aRollbackOfAnotherRevisionIsNotWrittenOnThisStall() {
+  void aRollbackByAnotherClientIsRecordedWithoutByAtTheMomentItIsSeen() {
+    // kubectl rollout undo: back to the old revision, and no stallwatch record on the DaemonSet.
+    StallPlan plan =
+        planner.plan(notStalled(Phase.Complete, OLD), List.of(created()), NO_ROLLBACK, now);
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.resolution()).isEqualTo(Resolution.RolledBack);
+              assertThat(c.stall().getStatus().rollback())
+                  .isEqualTo(new Rollback(NEW.hash(), OLD.hash(), now.toString(), null));
+              assertThat(c.stall().getStatus().conditions().get(0).getMessage())
+                  .isEqualTo(
+                      "nvidia-container-toolkit was rolled back from revision " + NEW.hash());
+            });
+    assertThat(StallRecord.rollbackRecord(plan.changes().get(0).stall().getStatus()))
+        .hasValue(new RollbackRecord(NEW.hash(), OLD.hash(), now, ""));
+  }
+
+  @Test
+  void aRecordOnTheDaemonSetAboutAnotherRevisionIsNotTakenForThisOne() {
     var record = Optional.of(new RollbackRecord("0a1b2c3d4", NEW.hash(), now, "stallwatch undo"));
 
     StallPlan plan = planner.plan(notStalled(Phase.Complete, OLD), List.of(created()), record, now);
 
     assertThat(plan.changes())
         .singleElement()
-        .satisfies(c -> assertThat(c.stall().getStatus().rollback()).isNull());
+        .satisfies(c -> assertThat(c.stall().getStatus().rollback().by()).isNull());
   }
 
   @Test

@@ -103,6 +103,30 @@ final class TestingRollout {
     status(3, 3, 3, 3, 3);
   }
 
+  /**
+   * After a rollback to the old template: the controller has observed it and replaced gpu-node-1's
+   * pod with one of the old revision, which cannot start either (say, the registry is down).
+   */
+  void restoredRevisionStuckOnFirstNode() {
+    DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
+    long generation =
+        ds.getMetadata().getGeneration() == null ? 3 : ds.getMetadata().getGeneration();
+    // As upstream, the controller renumbers the re-used revision: it is the newest again.
+    ControllerRevision old =
+        client
+            .apps()
+            .controllerRevisions()
+            .inNamespace(namespace)
+            .withName(name + "-" + OLD_HASH)
+            .get();
+    old.setRevision(3L);
+    client.resource(old).update();
+    Pod replaced = podObject("gpu-node-1", OLD_HASH, generation, OLD_IMAGE, false);
+    replaced.getMetadata().setResourceVersion(null);
+    client.resource(replaced).update();
+    status(3, 2, 3, 2, generation);
+  }
+
   private DaemonSet daemonSet(String image, long generation) {
     return new DaemonSetBuilder()
         .withNewMetadata()

@@ -160,4 +160,31 @@ class AutoRollbackIT {
     assertThat(outcome.refusal()).contains("no longer runs revision " + toolkit.hash(2));
     assertThat(image()).isEqualTo(DaemonSetFixture.image(3));
   }
+
+  @Test
+  void reportsARefusalWhenTheApiServerCannotBeReachedInsteadOfThrowing() {
+    toolkit.annotate(OPT_IN);
+    Instant due = verdict(Instant.now()).stalledSince().plus(DELAY);
+    RolloutVerdict stalled = verdict(due);
+    DaemonSet seen = ds();
+    String unreachable = "https://127.0.0.1:1";
+    try (KubernetesClient gone =
+        new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+            .withConfig(
+                new io.fabric8.kubernetes.client.ConfigBuilder()
+                    .withMasterUrl(unreachable)
+                    .withRequestRetryBackoffLimit(0)
+                    .withConnectionTimeout(1000)
+                    .build())
+            .build()) {
+      AutoRollback cut = new AutoRollback(new RollbackPolicy(true, DELAY), gone);
+
+      AutoRollback.Outcome outcome = cut.apply(seen, stalled, List.of(), due);
+
+      assertThat(outcome.rolledBack()).isFalse();
+      assertThat(outcome.decision().rollBack()).isTrue();
+      assertThat(outcome.refusal()).startsWith("could not roll back gpu/toolkit: ");
+    }
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+  }
 }

@@ -20,9 +20,9 @@ import java.util.Objects;
  * @param stalledSince when the primary node began holding the rollout back
  * @param lastObserved when the operator last wrote a change of this stall
  * @param resolvedAt when the stall was resolved; null while active
- * @param rollback the rollback away from this stall's revision, by {@code stallwatch undo} or the
- *     operator's auto-rollback; null when there was none. Kept for the life of the stall: it is
- *     also how the operator knows never to roll the same revision back twice.
+ * @param rollback the rollback away from this stall's revision (by {@code stallwatch undo}, the
+ *     operator's auto-rollback or another client); null when there was none. Kept for the life of
+ *     the stall: it is also how the operator knows never to roll back twice, nor a rollback.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RolloutStallStatus(
@@ -120,8 +120,10 @@ public record RolloutStallStatus(
    *
    * @param from the hash of the revision rolled back (the stall's revision)
    * @param to the hash of the revision restored
-   * @param at when it was rolled back; null when the record on the DaemonSet had no readable time
-   * @param by {@code stallwatch operator} (auto-rollback) or {@code stallwatch undo}
+   * @param at when it was rolled back (for another client's rollback: when the operator saw it);
+   *     null when the record on the DaemonSet had no readable time
+   * @param by {@code stallwatch operator} (auto-rollback) or {@code stallwatch undo}; null for
+   *     another client ({@code kubectl rollout undo}, a GitOps revert)
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record Rollback(String from, String to, String at, String by) {}
