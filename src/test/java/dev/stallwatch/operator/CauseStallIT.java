@@ -70,7 +70,15 @@ class CauseStallIT {
           .isEqualTo(stall.getSpec().revision())
           .isNotEqualTo(oldHash);
       assertThat(stall.getStatus().newRevision().images()).isNotEmpty();
-      assertThat(drive(sim, () -> registry.scrape().contains("cause=\"" + cause + "\""), STEP))
+      String gauge =
+          "stallwatch_rollout_stalled{cause=\""
+              + cause
+              + "\",daemonset=\""
+              + DS
+              + "\",namespace=\""
+              + NS
+              + "\"} 1.0";
+      assertThat(drive(sim, () -> registry.scrape().contains(gauge), STEP))
           .as("%s: the stall metric", scenario)
           .isTrue();
       assertThat(
@@ -96,6 +104,13 @@ class CauseStallIT {
           .isEqualTo(Resolution.RolledBack.name());
       assertThat(
               drive(sim, () -> !events(api, StallEvents.RESOLVED).isEmpty(), Duration.ofMinutes(1)))
+          .isTrue();
+      assertThat(
+              drive(
+                  sim,
+                  () -> !registry.scrape().contains("stallwatch_rollout_stalled{"),
+                  Duration.ofMinutes(1)))
+          .as("%s: the stall series goes away", scenario)
           .isTrue();
       // The restored revision replaces the broken pod; the instant the node is empty in between
       // is not a stall of its own (it would date from the broken revision's creation).

@@ -55,11 +55,14 @@ class StallEdgeCasesIT {
 
   @Test
   void aRestartMidStallNeitherDuplicatesNorLosesTheStallAndKeepsStalledSince() {
-    stalled("gpu-operator", "toolkit");
+    TestingRollout rollout = stalled("gpu-operator", "toolkit");
     startOperator();
     RolloutStall before = await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
 
     operator.close();
+    // While it is down, the failing pod is re-created: only the stored stall still knows since
+    // when gpu-node-1 has held the rollout back (the new operator re-seeds its memory from it).
+    rollout.failingPodRecreated();
     startOperator();
 
     await()

@@ -103,6 +103,15 @@ final class TestingRollout {
     status(3, 3, 3, 3, 3);
   }
 
+  /** The controller's back-off: gpu-node-1's failing pod is deleted and created anew, now. */
+  void failingPodRecreated() {
+    client.pods().inNamespace(namespace).withName(name + "-gpu-node-1").withGracePeriod(0).delete();
+    Pod fresh = podObject("gpu-node-1", NEW_HASH, 2, NEW_IMAGE, false);
+    fresh.getMetadata().setName(name + "-gpu-node-1-again");
+    fresh.getMetadata().setCreationTimestamp(Instant.now().toString());
+    client.resource(fresh).create();
+  }
+
   /**
    * After a rollback to the old template: the controller has observed it and replaced gpu-node-1's
    * pod with one of the old revision, which cannot start either (say, the registry is down).
