@@ -43,6 +43,7 @@ public final class StallRecord {
             ? previous.stalledSince()
             : Objects.requireNonNullElse(verdict.stalledSince(), now).toString();
     Counts counts = verdict.counts();
+    List<List<String>> nodes = verdict.splitNodes();
     int[] split = verdict.split();
     RolloutStallStatus candidate =
         new RolloutStallStatus(
@@ -61,7 +62,10 @@ public final class StallRecord {
                 split[0],
                 split[1],
                 split[2],
-                split[0] + " old / " + split[1] + " new / " + split[2] + " none"),
+                split[0] + " old / " + split[1] + " new / " + split[2] + " none",
+                listed(nodes.get(0)),
+                listed(nodes.get(1)),
+                listed(nodes.get(2))),
             since,
             now.toString(),
             null,
@@ -167,16 +171,21 @@ public final class StallRecord {
             name -> {
               NodeRow row = rows.get(name);
               if (row == null) {
-                return new StalledNode(name, null, null, null, null);
+                return new StalledNode(name, null, null, null, null, null);
               }
               return new StalledNode(
                   name,
+                  row.pod(),
                   row.cause() == null ? null : row.cause().name(),
                   row.reason(),
                   row.message(),
                   row.since() == null ? null : row.since().toString());
             })
         .toList();
+  }
+
+  private static List<String> listed(List<String> names) {
+    return names.size() <= NodeSplit.MAX_LISTED ? names : names.subList(0, NodeSplit.MAX_LISTED);
   }
 
   private static Revision revision(RevisionSummary summary) {

@@ -69,6 +69,11 @@ class SeedStallLifecycleIT {
     assertThat(stall.getStatus().newRevision().hash()).isEqualTo(TestingRollout.NEW_HASH);
     assertThat(stall.getStatus().ready()).isEqualTo("2/3");
     assertThat(stall.getStatus().split().summary()).isEqualTo("2 old / 0 new / 1 none");
+    // Which nodes run which spec: the question the stall answers at a glance.
+    assertThat(stall.getStatus().split().oldNodes()).containsExactly("gpu-node-2", "gpu-node-3");
+    assertThat(stall.getStatus().split().newNodes()).isEmpty();
+    assertThat(stall.getStatus().split().noneNodes()).containsExactly("gpu-node-1");
+    assertThat(stall.getStatus().nodes().get(0).pod()).isEqualTo(NAME + "-gpu-node-1");
     assertThat(stall.getMetadata().getOwnerReferences().get(0).getName()).isEqualTo(NAME);
     await()
         .atMost(Duration.ofSeconds(10))

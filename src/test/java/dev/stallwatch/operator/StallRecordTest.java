@@ -31,6 +31,7 @@ class StallRecordTest {
         .satisfies(
             n -> {
               assertThat(n.name()).isEqualTo("gpu-node-1");
+              assertThat(n.pod()).isEqualTo("toolkit-abcde");
               assertThat(n.cause()).isEqualTo("ImagePull");
               assertThat(n.since()).isEqualTo(STALLED_SINCE.toString());
             });
@@ -42,6 +43,9 @@ class StallRecordTest {
     assertThat(status.ready()).isEqualTo("2/3");
     assertThat(status.counts().desired()).isEqualTo(3);
     assertThat(status.split().summary()).isEqualTo("2 old / 1 new / 0 none");
+    assertThat(status.split().oldNodes()).containsExactly("gpu-node-2", "gpu-node-3");
+    assertThat(status.split().newNodes()).containsExactly("gpu-node-1");
+    assertThat(status.split().noneNodes()).isEmpty();
     assertThat(status.stalledSince()).isEqualTo(STALLED_SINCE.toString());
     assertThat(status.lastObserved()).isEqualTo(now.toString());
     assertThat(status.resolvedAt()).isNull();
@@ -54,6 +58,20 @@ class StallRecordTest {
               assertThat(c.getReason()).isEqualTo("ImagePull");
               assertThat(c.getLastTransitionTime()).isEqualTo(now.toString());
             });
+  }
+
+  @Test
+  void onALargeClusterTheNodeListsAreCappedButTheCountsAreExact() {
+    RolloutStallStatus status =
+        StallRecord.active(TestingVerdicts.stalledWithManyWaiting(1500), null, now);
+
+    assertThat(status.split().oldCount()).isEqualTo(1500);
+    assertThat(status.split().summary()).isEqualTo("1500 old / 1 new / 0 none");
+    assertThat(status.split().oldNodes())
+        .hasSize(RolloutStallStatus.NodeSplit.MAX_LISTED)
+        .startsWith("node-0000")
+        .endsWith("node-0099");
+    assertThat(status.split().newNodes()).containsExactly("gpu-node-1");
   }
 
   @Test

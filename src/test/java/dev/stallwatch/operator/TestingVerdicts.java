@@ -103,6 +103,33 @@ final class TestingVerdicts {
     return stall;
   }
 
+  /** {@link #stalled(Cause)} on a cluster where {@code waiting} more nodes run the old revision. */
+  static RolloutVerdict stalledWithManyWaiting(int waiting) {
+    RolloutVerdict base = stalled(Cause.ImagePull);
+    List<NodeRow> rows = new java.util.ArrayList<>(base.nodes().subList(0, 1));
+    for (int i = 0; i < waiting; i++) {
+      rows.add(row(String.format("node-%04d", i), Revision.OLD, Standing.WAITING));
+    }
+    return new RolloutVerdict(
+        base.daemonSet(),
+        base.phase(),
+        base.cause(),
+        base.reason(),
+        base.message(),
+        base.stalledNodes(),
+        base.stalledSince(),
+        base.oldRevision(),
+        base.newRevision(),
+        base.counts(),
+        base.reported(),
+        base.observedGeneration(),
+        base.generation(),
+        base.maxUnavailable(),
+        base.maxSurge(),
+        rows,
+        base.nextCheck());
+  }
+
   private static NodeRow row(String node, Revision revision, Standing standing) {
     return new NodeRow(
         node, revision, node + "-pod", List.of(), "Running", standing, null, null, null, null);

@@ -99,10 +99,15 @@ public record RolloutStallStatus(
         conditions);
   }
 
-  /** One node that holds the rollout back. */
+  /**
+   * One node that holds the rollout back.
+   *
+   * @param pod the DaemonSet's pod on it that tells why (the new one, else the one being deleted,
+   *     else the old one); null when the node has none
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record StalledNode(
-      String name, String cause, String reason, String message, String since) {}
+      String name, String pod, String cause, String reason, String message, String since) {}
 
   /**
    * A revision of the DaemonSet.
@@ -139,13 +144,23 @@ public record RolloutStallStatus(
       int misscheduled) {}
 
   /**
-   * How many nodes run each revision.
+   * Which nodes run each revision, and how many.
    *
    * @param summary e.g. {@code 2 old / 0 new / 1 none}
+   * @param oldNodes the nodes running the old revision (at most {@value #MAX_LISTED}; the count is
+   *     exact)
+   * @param newNodes the nodes running the new revision (at most {@value #MAX_LISTED})
+   * @param noneNodes the nodes without a pod of the DaemonSet (at most {@value #MAX_LISTED})
    */
   public record NodeSplit(
-      @com.fasterxml.jackson.annotation.JsonProperty("old") int oldNodes,
-      @com.fasterxml.jackson.annotation.JsonProperty("new") int newNodes,
-      @com.fasterxml.jackson.annotation.JsonProperty("none") int noneNodes,
-      String summary) {}
+      @com.fasterxml.jackson.annotation.JsonProperty("old") int oldCount,
+      @com.fasterxml.jackson.annotation.JsonProperty("new") int newCount,
+      @com.fasterxml.jackson.annotation.JsonProperty("none") int noneCount,
+      String summary,
+      List<String> oldNodes,
+      List<String> newNodes,
+      List<String> noneNodes) {
+    /** Names listed per revision: a status stays small on a cluster of thousands of nodes. */
+    public static final int MAX_LISTED = 100;
+  }
 }
