@@ -1,0 +1,107 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.cluster.EmbeddedApiServer;
+import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.sim.Scenarios;
+import dev.stallwatch.sim.SimClock;
+import dev.stallwatch.sim.SimulatedCluster;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One simulator scenario on the embedded cluster, on a virtual clock, with the real operator
+ * watching: the test moves time in steps and reads what the operator wrote.
+ */
+final class SimulatedRun implements AutoCloseable {
+  static final String NS = Scenarios.NAMESPACE;
+  static final String DS = Scenarios.DAEMON_SET;
+  static final Duration STEP = Duration.ofSeconds(5);
+
+  final EmbeddedApiServer api;
+  final SimulatedCluster sim;
+  final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final StallwatchOperator operator;
+
+  private SimulatedRun(String scenario, OperatorSettings settings) {
+    SimClock clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+    api = new EmbeddedApiServer(clock, Path.of("crd")).start();
+    sim = SimulatedCluster.install(api.client(), Scenarios.named(scenario), clock);
+    operator =
+        StallwatchOperator.start(
+            api.newClient(),
+            settings,
+            registry,
+            // Virtual time moves only when the test advances it: re-check often in real time.
+            new StallwatchOperator.Timing(
+                clock, d -> Duration.ofMillis(100), Duration.ofSeconds(1)));
+  }
+
+  static SimulatedRun start(String scenario, OperatorSettings settings) {
+    return new SimulatedRun(scenario, settings);
+  }
+
+  KubernetesClient client() {
+    return api.client();
+  }
+
+  /** Advances virtual time and ticks the simulator until {@code done}, giving the operator time. */
+  boolean drive(BooleanSupplier done, Duration limit) throws InterruptedException {
+    Instant end = sim.clock().instant().plus(limit);
+    while (!sim.clock().instant().isAfter(end)) {
+      if (done.getAsBoolean()) {
+        return true;
+      }
+      sim.clock().advance(STEP);
+      sim.tick();
+      Thread.sleep(150);
+    }
+    return done.getAsBoolean();
+  }
+
+  /** Lets {@code duration} of virtual time pass. */
+  void pass(Duration duration) throws InterruptedException {
+    drive(() -> false, duration);
+  }
+
+  Optional<RolloutStall> active() {
+    return stalls().stream()
+        .filter(s -> s.getStatus() != null && s.getStatus().active())
+        .findFirst();
+  }
+
+  List<RolloutStall> stalls() {
+    return api.client().resources(RolloutStall.class).inNamespace(NS).list().getItems();
+  }
+
+  RolloutStall stall(String name) {
+    return api.client().resources(RolloutStall.class).inNamespace(NS).withName(name).get();
+  }
+
+  List<Event> events(String reason) {
+    return api.client().v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .toList();
+  }
+
+  @Override
+  public void close() {
+    try {
+      operator.close();
+    } finally {
+      try {
+        sim.close();
+      } finally {
+        api.close();
+      }
+    }
+  }
+}
