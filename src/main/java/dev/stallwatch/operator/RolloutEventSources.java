@@ -60,13 +60,7 @@ final class RolloutEventSources {
                 .withItemStore(new TransformingItemStore<>(CachePruning::pod))
                 .build(),
             context);
-    pods.addIndexers(
-        Map.of(
-            BY_NODE,
-            pod ->
-                pod.getSpec() == null || pod.getSpec().getNodeName() == null
-                    ? List.of()
-                    : List.of(pod.getSpec().getNodeName())));
+    pods.addIndexers(Map.of(BY_NODE, RolloutEventSources::targetNode));
 
     InformerEventSource<ControllerRevision, DaemonSet> revisions =
         new InformerEventSource<>(
@@ -106,6 +100,21 @@ final class RolloutEventSources {
                 .build(),
             context);
     return List.of(pods, revisions, nodes, stalls);
+  }
+
+  /**
+   * The node a DaemonSet pod belongs to, as the analyzer places it: {@code spec.nodeName}, else the
+   * node its required affinity pins (a pod the scheduler has not bound yet, e.g. for lack of
+   * resources).
+   */
+  static List<String> targetNode(Pod pod) {
+    String node;
+    try {
+      node = KubeViews.pod(pod).targetNode();
+    } catch (InvalidObjectException e) {
+      node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+    }
+    return node == null || node.isEmpty() ? List.of() : List.of(node);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -70,6 +71,39 @@ class NodeRoutingTest {
 
     assertThat(routing.affected(null, nodeB))
         .containsExactlyInAnyOrder(id("agent"), id("driver"), id("cpu-only"));
+  }
+
+  @Test
+  void aPendingPodPinnedByAffinityCountsAsOnItsNode() {
+    Pod pending =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("driver-x")
+            .withNamespace(NS)
+            .withCreationTimestamp("2026-12-02T10:00:00Z")
+            .endMetadata()
+            .withNewSpec()
+            .withNewAffinity()
+            .withNewNodeAffinity()
+            .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+            .addNewNodeSelectorTerm()
+            .withMatchFields(
+                new NodeSelectorRequirementBuilder()
+                    .withKey("metadata.name")
+                    .withOperator("In")
+                    .withValues("node-b")
+                    .build())
+            .endNodeSelectorTerm()
+            .endRequiredDuringSchedulingIgnoredDuringExecution()
+            .endNodeAffinity()
+            .endAffinity()
+            .endSpec()
+            .build();
+    assertThat(RolloutEventSources.targetNode(pending)).containsExactly("node-b");
+    pending.getSpec().setNodeName("node-c");
+    assertThat(RolloutEventSources.targetNode(pending)).containsExactly("node-c");
+    assertThat(RolloutEventSources.targetNode(new PodBuilder().withNewSpec().endSpec().build()))
+        .isEmpty();
   }
 
   @Test
