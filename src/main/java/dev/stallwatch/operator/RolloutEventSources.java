@@ -259,7 +259,7 @@ final class RolloutEventSources {
 
   /** A DaemonSet's placements: its current template's, and (read lazily) its revisions'. */
   private static final class Placements {
-    PodTemplateSpec source;
+    volatile PodTemplateSpec source; // the node informer thread alone writes it
     final PodTemplateView current;
     // By ControllerRevision uid: a revision's data never changes. Empty: no readable template.
     private Map<String, Optional<PodTemplateView>> revisions = Map.of();
