@@ -1,15 +1,26 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.rollout.NodeEligibility;
+import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.rollout.PodTemplateView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * Decides whether a node update can change a rollout verdict. Kubelets rewrite node status every
- * few seconds (heartbeats, images, volumes); only labels, taints, unschedulable, the Ready
- * condition, allocatable resources and deletion matter to the analyzer.
+ * Decides whether a node update can change a rollout verdict, and for which DaemonSets. Kubelets
+ * rewrite node status every few seconds (heartbeats, images, volumes); only labels, taints,
+ * unschedulable, the Ready condition, allocatable resources and deletion matter to the analyzer.
  */
 public final class NodeChange {
+  /** The taints the analyzer reads as "node unavailable" (see {@code CauseRules}). */
+  private static final Set<String> UNAVAILABLE_TAINTS =
+      Set.of("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable");
+
   private NodeChange() {}
 
   /** True when {@code after} differs from {@code before} in something the analyzer reads. */
@@ -23,6 +34,62 @@ public final class NodeChange {
         || !Objects.equals(ready(before), ready(after))
         || !Objects.equals(allocatable(before), allocatable(after))
         || !Objects.equals(deletion(before), deletion(after));
+  }
+
+  /**
+   * Whether a node change can alter the verdict of a DaemonSet that has no pod on the node (one
+   * with a pod there is always concerned). Like upstream's {@code updateNode}, it asks whether the
+   * node's eligibility for the template differs before and after; beyond that, a node the DaemonSet
+   * should run on counts as held back (empty), so its Ready condition and not-ready / unreachable
+   * taints name the cause; and a node only an earlier revision's template runs on is {@code
+   * NodeExcluded}.
+   *
+   * @param before the node before the update, null when it was added
+   * @param after the node after the update, null when it was deleted
+   * @param template the DaemonSet's current pod template
+   * @param earlier the templates of the DaemonSet's ControllerRevisions; asked for only when the
+   *     current template says nothing (it does not run on the node before nor after)
+   */
+  public static boolean concernsEmptyNode(
+      NodeView before,
+      NodeView after,
+      PodTemplateView template,
+      Supplier<? extends Collection<PodTemplateView>> earlier) {
+    if (before == null || after == null) {
+      NodeView node = before == null ? after : before;
+      return node != null
+          && (NodeEligibility.shouldRun(node, template)
+              || earlier.get().stream().anyMatch(t -> NodeEligibility.shouldRun(node, t)));
+    }
+    boolean ranBefore = NodeEligibility.shouldRun(before, template);
+    boolean runsAfter = NodeEligibility.shouldRun(after, template);
+    if (ranBefore != runsAfter) {
+      return true;
+    }
+    if (runsAfter) {
+      return availabilityChanged(before, after);
+    }
+    return placementChanged(before, after)
+        && earlier.get().stream()
+            .anyMatch(
+                t -> NodeEligibility.shouldRun(before, t) != NodeEligibility.shouldRun(after, t));
+  }
+
+  /** Labels or taints: the node's half of {@link NodeEligibility}. */
+  static boolean placementChanged(NodeView before, NodeView after) {
+    return !before.labels().equals(after.labels()) || !before.taints().equals(after.taints());
+  }
+
+  /**
+   * What the analyzer reads of an empty node's availability: Ready, not-ready/unreachable taints.
+   */
+  static boolean availabilityChanged(NodeView before, NodeView after) {
+    return !Objects.equals(before.ready(), after.ready())
+        || !unavailableTaints(before).equals(unavailableTaints(after));
+  }
+
+  private static List<NodeView.Taint> unavailableTaints(NodeView node) {
+    return node.taints().stream().filter(t -> UNAVAILABLE_TAINTS.contains(t.key())).toList();
   }
 
   private static Object labels(Node n) {

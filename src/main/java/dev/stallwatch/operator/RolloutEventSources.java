@@ -2,11 +2,13 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.rollout.NodeEligibility;
 import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.rollout.PodTemplateView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -16,16 +18,24 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The secondary sources of the DaemonSet reconciler: DaemonSet pods (by the label {@value
  * #POD_SELECTOR}, so no other pod is cached), ControllerRevisions, nodes and our RolloutStalls.
- * Every cache stores pruned objects ({@link CachePruning}). A node reaches only the DaemonSets it
- * can affect, and only when something the analyzer reads changed ({@link NodeChange}).
+ * Every cache stores pruned objects ({@link CachePruning}). A node update passes only when
+ * something the analyzer reads changed ({@link NodeChange#matters}), and then reaches only the
+ * DaemonSets it can affect ({@link NodeRouting}).
  */
 final class RolloutEventSources {
   /** Only DaemonSet pods carry this label (StatefulSet and ReplicaSet pods do not). */
@@ -35,7 +45,7 @@ final class RolloutEventSources {
   static final String REVISIONS = "revisions";
   static final String NODES = "nodes";
   static final String STALLS = "stalls";
-  private static final String BY_NODE = "byNode";
+  static final String BY_NODE = "byNode";
 
   private RolloutEventSources() {}
 
@@ -50,13 +60,7 @@ final class RolloutEventSources {
                 .withItemStore(new TransformingItemStore<>(CachePruning::pod))
                 .build(),
             context);
-    pods.addIndexers(
-        Map.of(
-            BY_NODE,
-            pod ->
-                pod.getSpec() == null || pod.getSpec().getNodeName() == null
-                    ? List.of()
-                    : List.of(pod.getSpec().getNodeName())));
+    pods.addIndexers(Map.of(BY_NODE, RolloutEventSources::targetNode));
 
     InformerEventSource<ControllerRevision, DaemonSet> revisions =
         new InformerEventSource<>(
@@ -68,18 +72,24 @@ final class RolloutEventSources {
                 .build(),
             context);
 
+    NodeRouting routing =
+        new NodeRouting(
+            () -> context.getPrimaryCache().list(),
+            node -> pods.byIndex(BY_NODE, node),
+            revisions::getSecondaryResources);
     InformerEventSource<Node, DaemonSet> nodes =
-        new InformerEventSource<>(
+        new NodeEventSource(
             InformerEventSourceConfiguration.from(Node.class, DaemonSet.class)
                 .withName(NODES)
                 .withWatchAllNamespaces()
-                .withSecondaryToPrimaryMapper(node -> affected(node, context, pods))
+                .withSecondaryToPrimaryMapper(routing::affected)
                 // The reconciler lists every node itself: no per-primary index to maintain.
                 .withPrimaryToSecondaryMapper(ds -> Set.of())
                 .withOnUpdateFilter((after, before) -> NodeChange.matters(before, after))
                 .withItemStore(new TransformingItemStore<>(CachePruning::node))
                 .build(),
-            context);
+            context,
+            routing);
 
     InformerEventSource<RolloutStall, DaemonSet> stalls =
         new InformerEventSource<>(
@@ -93,41 +103,187 @@ final class RolloutEventSources {
   }
 
   /**
-   * The DaemonSets a node change can affect: those with a pod on the node, and those whose template
-   * would run there now (an eligibility change either adds or removes such a pod).
+   * The node a DaemonSet pod belongs to, as the analyzer places it: {@code spec.nodeName}, else the
+   * node its required affinity pins (a pod the scheduler has not bound yet, e.g. for lack of
+   * resources).
    */
-  static Set<ResourceID> affected(
-      Node node, EventSourceContext<DaemonSet> context, InformerEventSource<Pod, DaemonSet> pods) {
-    Set<ResourceID> result = new HashSet<>();
-    String name = node.getMetadata().getName();
-    for (Pod pod : pods.byIndex(BY_NODE, name)) {
-      if (pod.getMetadata().getOwnerReferences() == null) {
-        continue;
-      }
-      pod.getMetadata().getOwnerReferences().stream()
-          .filter(o -> "DaemonSet".equals(o.getKind()))
-          .forEach(o -> result.add(new ResourceID(o.getName(), pod.getMetadata().getNamespace())));
-    }
-    NodeView view;
+  static List<String> targetNode(Pod pod) {
+    String node;
     try {
-      view = KubeViews.node(node);
+      node = KubeViews.pod(pod).targetNode();
     } catch (InvalidObjectException e) {
+      node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+    }
+    return node == null || node.isEmpty() ? List.of() : List.of(node);
+  }
+
+  /**
+   * JOSDK hands the secondary-to-primary mapper only the new node; this source lends the node
+   * before the update to {@link NodeRouting} for the duration of the (synchronous) mapping.
+   */
+  private static final class NodeEventSource extends InformerEventSource<Node, DaemonSet> {
+    private final NodeRouting routing;
+
+    NodeEventSource(
+        InformerEventSourceConfiguration<Node> configuration,
+        EventSourceContext<DaemonSet> context,
+        NodeRouting routing) {
+      super(configuration, context);
+      this.routing = routing;
+    }
+
+    @Override
+    public void onUpdate(Node before, Node after) {
+      routing.updating.set(before);
+      try {
+        super.onUpdate(before, after);
+      } finally {
+        routing.updating.remove();
+      }
+    }
+  }
+
+  /**
+   * Which DaemonSets a node event reaches: those with a pod on the node, and those whose verdict
+   * the change can alter without one ({@link NodeChange#concernsEmptyNode}). Runs for every node
+   * event that passed the filter, across all DaemonSets, so it keeps each DaemonSet's placement
+   * (nodeSelector, affinity, tolerations, nodeName) per template and re-reads a template only when
+   * it changed; ControllerRevisions are read only when the current template does not decide.
+   */
+  static final class NodeRouting {
+    private final Supplier<Stream<DaemonSet>> daemonSets;
+    private final Function<String, List<Pod>> podsOn;
+    private final Function<DaemonSet, Set<ControllerRevision>> revisionsOf;
+    private final Map<ResourceID, Placements> placements = new ConcurrentHashMap<>();
+
+    /** The node before the update being mapped, on the informer thread delivering it. */
+    final ThreadLocal<Node> updating = new ThreadLocal<>();
+
+    NodeRouting(
+        Supplier<Stream<DaemonSet>> daemonSets,
+        Function<String, List<Pod>> podsOn,
+        Function<DaemonSet, Set<ControllerRevision>> revisionsOf) {
+      this.daemonSets = daemonSets;
+      this.podsOn = podsOn;
+      this.revisionsOf = revisionsOf;
+    }
+
+    /** The mapper: an update when {@link #updating} is set, else an add or a delete. */
+    Set<ResourceID> affected(Node node) {
+      return affected(updating.get(), node);
+    }
+
+    /**
+     * @param before the node before an update; null for an added or deleted node
+     * @param after the node after the update, or the added / deleted node
+     */
+    Set<ResourceID> affected(Node before, Node after) {
+      Set<ResourceID> result = new HashSet<>();
+      for (Pod pod : podsOn.apply(after.getMetadata().getName())) {
+        if (pod.getMetadata().getOwnerReferences() == null) {
+          continue;
+        }
+        pod.getMetadata().getOwnerReferences().stream()
+            .filter(o -> "DaemonSet".equals(o.getKind()))
+            .forEach(
+                o -> result.add(new ResourceID(o.getName(), pod.getMetadata().getNamespace())));
+      }
+      NodeView now = view(after);
+      if (now == null) {
+        return result;
+      }
+      NodeView was = before == null ? null : view(before);
+      Set<ResourceID> seen = new HashSet<>();
+      daemonSets
+          .get()
+          .forEach(
+              ds -> {
+                ResourceID id = ResourceID.fromResource(ds);
+                seen.add(id);
+                if (result.contains(id)) {
+                  return;
+                }
+                Placements p = placements(id, ds);
+                // A malformed DaemonSet (null here) is reported by its own reconcile.
+                if (p != null
+                    && NodeChange.concernsEmptyNode(
+                        was, now, p.current, () -> p.earlier(revisionsOf.apply(ds)))) {
+                  result.add(id);
+                }
+              });
+      placements.keySet().retainAll(seen);
       return result;
     }
-    context
-        .getPrimaryCache()
-        .list()
-        .forEach(
-            ds -> {
-              try {
-                if (NodeEligibility.evaluate(view, KubeViews.daemonSet(ds).template())
-                    .shouldRun()) {
-                  result.add(ResourceID.fromResource(ds));
-                }
-              } catch (InvalidObjectException e) {
-                // A malformed DaemonSet is reported by its own reconcile.
-              }
-            });
-    return result;
+
+    private Placements placements(ResourceID id, DaemonSet ds) {
+      PodTemplateSpec template = ds.getSpec() == null ? null : ds.getSpec().getTemplate();
+      Placements known = placements.get(id);
+      if (known != null && (known.source == template || known.source.equals(template))) {
+        known.source = template;
+        return known;
+      }
+      try {
+        PodTemplateView view =
+            PodTemplates.view(template, "DaemonSet " + ds.getMetadata().getName(), "spec.template");
+        Placements fresh = new Placements(template, placement(view));
+        placements.put(id, fresh);
+        return fresh;
+      } catch (InvalidObjectException e) {
+        placements.remove(id);
+        return null;
+      }
+    }
+
+    private static NodeView view(Node node) {
+      try {
+        return KubeViews.node(node);
+      } catch (InvalidObjectException e) {
+        return null;
+      }
+    }
+  }
+
+  /** Only what {@code NodeEligibility} reads of a template: the cache stays small. */
+  static PodTemplateView placement(PodTemplateView t) {
+    return new PodTemplateView(
+        null,
+        t.nodeSelector(),
+        t.requiredNodeAffinity(),
+        t.tolerations(),
+        t.nodeName(),
+        t.hostNetwork(),
+        null,
+        null,
+        null);
+  }
+
+  /** A DaemonSet's placements: its current template's, and (read lazily) its revisions'. */
+  private static final class Placements {
+    volatile PodTemplateSpec source; // the node informer thread alone writes it
+    final PodTemplateView current;
+    // By ControllerRevision uid: a revision's data never changes. Empty: no readable template.
+    private Map<String, Optional<PodTemplateView>> revisions = Map.of();
+
+    Placements(PodTemplateSpec source, PodTemplateView current) {
+      this.source = source;
+      this.current = current;
+    }
+
+    synchronized Collection<PodTemplateView> earlier(Collection<ControllerRevision> now) {
+      Map<String, Optional<PodTemplateView>> kept = new HashMap<>();
+      for (ControllerRevision r : now) {
+        String key =
+            r.getMetadata().getUid() != null ? r.getMetadata().getUid() : r.getMetadata().getName();
+        Optional<PodTemplateView> known = revisions.get(key);
+        kept.put(
+            key,
+            known != null
+                ? known
+                : Optional.ofNullable(PodTemplates.fromRevisionData(r.getData()))
+                    .map(RolloutEventSources::placement));
+      }
+      revisions = kept;
+      return kept.values().stream().flatMap(Optional::stream).distinct().toList();
+    }
   }
 }

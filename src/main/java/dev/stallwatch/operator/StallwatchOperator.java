@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.api.monitoring.Metrics;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
 import io.micrometer.core.instrument.Gauge;
@@ -117,6 +118,20 @@ public final class StallwatchOperator implements AutoCloseable {
   /** Builds, registers and starts the operator; returns once the informers have synced. */
   public static StallwatchOperator start(
       KubernetesClient client, OperatorSettings settings, MeterRegistry registry, Timing timing) {
+    return start(client, settings, registry, timing, UnaryOperator.identity());
+  }
+
+  /**
+   * As {@link #start(KubernetesClient, OperatorSettings, MeterRegistry, Timing)}, with JOSDK's
+   * metrics passed through {@code observeMetrics} (tests wrap them to count reconciles per
+   * DaemonSet, which the registry's metrics leave out).
+   */
+  static StallwatchOperator start(
+      KubernetesClient client,
+      OperatorSettings settings,
+      MeterRegistry registry,
+      Timing timing,
+      UnaryOperator<Metrics> observeMetrics) {
     Leadership leadership =
         settings.leaderElection()
             ? new Leadership(
@@ -130,7 +145,8 @@ public final class StallwatchOperator implements AutoCloseable {
                   .withReconciliationTerminationTimeout(Duration.ofSeconds(5))
                   .withUseSSAToPatchPrimaryResource(false)
                   .withSSABasedCreateUpdateMatchForDependentResources(false)
-                  .withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+                  .withMetrics(
+                      observeMetrics.apply(MicrometerMetrics.withoutPerResourceMetrics(registry)));
               if (leadership != null) {
                 o.withLeaderElectionConfiguration(leadership.configuration(timing.lease()));
               }
