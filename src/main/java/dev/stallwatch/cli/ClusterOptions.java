@@ -126,6 +126,32 @@ public final class ClusterOptions {
     return allNamespaces;
   }
 
+  /**
+   * {@code --context} and {@code --kubeconfig} as the user gave them, quoted for a POSIX shell,
+   * each preceded by a space ("" when neither was given): to repeat in a command we print, so that
+   * it reaches the same cluster.
+   */
+  String clusterFlags() {
+    StringBuilder flags = new StringBuilder();
+    if (context != null) {
+      flags.append(" --context ").append(shellQuote(context));
+    }
+    if (kubeconfig != null) {
+      flags.append(" --kubeconfig ").append(shellQuote(kubeconfig.toString()));
+    }
+    return flags.toString();
+  }
+
+  /**
+   * {@code s} as one word of a POSIX shell command line: as it is when safe, else single-quoted.
+   */
+  static String shellQuote(String s) {
+    if (!s.isEmpty() && s.matches("[A-Za-z0-9_./:=@%+,-]+")) {
+      return s;
+    }
+    return "'" + s.replace("'", "'\\''") + "'";
+  }
+
   /** True when {@code -n} was given explicitly. */
   boolean namespaceGiven() {
     return namespace != null;

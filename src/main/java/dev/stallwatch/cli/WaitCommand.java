@@ -226,8 +226,10 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("  new:      " + revision(v.newRevision()));
     out.println();
     out.println("Roll back to converge every node on the previous spec, then debug:");
-    out.println("  stallwatch undo ds/" + name + " -n " + ns);
-    out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + ")");
+    // The same cluster as this wait: repeat --context and --kubeconfig when they were given.
+    String flags = cluster.clusterFlags();
+    out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
+    out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + flags + ")");
     out.println();
     out.print(TableReport.render(clock.instant(), List.of(v)));
     out.flush();

@@ -6,6 +6,7 @@ import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -121,8 +122,8 @@ class WaitCommandIT {
         .contains("  message:  Back-off pulling image \"toolkit:v2\"\n")
         .contains("  old:      1 (" + toolkit.hash(1) + ") " + DaemonSetFixture.image(1) + "\n")
         .contains("  new:      2 (" + toolkit.hash(2) + ") " + DaemonSetFixture.image(2) + "\n")
-        .contains("  stallwatch undo ds/toolkit -n gpu\n")
-        .contains("kubectl rollout undo daemonset/toolkit -n gpu");
+        .contains("  stallwatch undo ds/toolkit -n gpu --kubeconfig " + kubeconfig + "\n")
+        .contains("kubectl rollout undo daemonset/toolkit -n gpu --kubeconfig " + kubeconfig + ")");
   }
 
   /** The stall of revision 2 on gpu-node-1, then {@code kubectl apply} of revision 3's fix. */
@@ -203,6 +204,65 @@ class WaitCommandIT {
                 + generation
                 + "\n")
         .doesNotContain("stallwatch undo");
+  }
+
+  @Test
+  void theUndoCommandsReachTheSameClusterQuotedForTheShell() throws Exception {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.waitingPod("gpu-node-1", 2, EARLIER, "ErrImagePull", "pull access denied");
+    toolkit.readyPod("gpu-node-2", 1, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    Path odd = server.writeKubeconfig(tmp.resolve("ci's kube $HOME config"));
+
+    CliRun run =
+        CliRun.of(
+            "wait",
+            "ds/toolkit",
+            "-n",
+            "gpu",
+            "--context",
+            "test",
+            "--kubeconfig",
+            odd.toString(),
+            "--stall-after",
+            "1s",
+            "--interval",
+            "200ms");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STALLED);
+    String quoted = "'" + odd.toString().replace("'", "'\\''") + "'";
+    String undo =
+        run.out().lines().filter(l -> l.startsWith("  stallwatch undo")).findFirst().orElseThrow();
+    assertThat(undo)
+        .isEqualTo("  stallwatch undo ds/toolkit -n gpu --context test --kubeconfig " + quoted);
+    assertThat(run.out())
+        .contains(
+            "  (or: kubectl rollout undo daemonset/toolkit -n gpu --context test --kubeconfig "
+                + quoted
+                + ")\n");
+    // A shell reads the printed line back into the very arguments.
+    assertThat(shellWords(undo))
+        .containsExactly(
+            "stallwatch",
+            "undo",
+            "ds/toolkit",
+            "-n",
+            "gpu",
+            "--context",
+            "test",
+            "--kubeconfig",
+            odd.toString());
+  }
+
+  /** The words {@code sh} splits {@code line} into. */
+  static List<String> shellWords(String line) throws Exception {
+    Process sh =
+        new ProcessBuilder("sh", "-c", "set -- " + line + "; printf '%s\\n' \"$@\"")
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(sh.waitFor()).as(out).isZero();
+    return out.lines().toList();
   }
 
   @Test
