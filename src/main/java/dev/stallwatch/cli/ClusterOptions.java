@@ -10,8 +10,14 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import picocli.CommandLine.Option;
@@ -126,6 +132,32 @@ public final class ClusterOptions {
     return allNamespaces;
   }
 
+  /**
+   * {@code --context} and {@code --kubeconfig} as the user gave them, quoted for a POSIX shell,
+   * each preceded by a space ("" when neither was given): to repeat in a command we print, so that
+   * it reaches the same cluster.
+   */
+  String clusterFlags() {
+    StringBuilder flags = new StringBuilder();
+    if (context != null) {
+      flags.append(" --context ").append(shellQuote(context));
+    }
+    if (kubeconfig != null) {
+      flags.append(" --kubeconfig ").append(shellQuote(kubeconfig.toString()));
+    }
+    return flags.toString();
+  }
+
+  /**
+   * {@code s} as one word of a POSIX shell command line: as it is when safe, else single-quoted.
+   */
+  static String shellQuote(String s) {
+    if (!s.isEmpty() && s.matches("[A-Za-z0-9_./:=@%+,-]+")) {
+      return s;
+    }
+    return "'" + s.replace("'", "'\\''") + "'";
+  }
+
   /** True when {@code -n} was given explicitly. */
   boolean namespaceGiven() {
     return namespace != null;
@@ -150,8 +182,27 @@ public final class ClusterOptions {
     }
   }
 
+  /**
+   * The cluster problem under {@code t}, however deeply wrapped (JOSDK wraps its informers'
+   * failures in an {@code OperatorException}, an {@code ExecutionException}…): a failed API call as
+   * {@link #translate} words it, or a connection that could not be made as an {@link
+   * ExitCodes.AccessException} naming {@code server}. Null when there is none.
+   */
+  public static RuntimeException clusterProblem(Throwable t, String server) {
+    for (Throwable c : chain(t)) {
+      if (c instanceof KubernetesClientException k) {
+        return translate(k, server);
+      }
+    }
+    if (connectFailure(t)) {
+      return new ExitCodes.AccessException(
+          "cannot reach the cluster at " + server + ": " + rootMessage(t), t);
+    }
+    return null;
+  }
+
   /** One clear line for a failed call against {@code server}. */
-  static RuntimeException translate(KubernetesClientException e, String server) {
+  public static RuntimeException translate(KubernetesClientException e, String server) {
     int code = e.getCode();
     String detail =
         e.getStatus() != null && e.getStatus().getMessage() != null
@@ -172,9 +223,10 @@ public final class ClusterOptions {
   }
 
   private static boolean connectFailure(Throwable t) {
-    for (Throwable c = t; c != null; c = c.getCause()) {
+    for (Throwable c : chain(t)) {
       if (c instanceof ConnectException
           || c instanceof UnknownHostException
+          || c instanceof UnresolvedAddressException
           || c instanceof HttpTimeoutException
           || (c instanceof IOException && c != t)) {
         return true;
@@ -183,14 +235,34 @@ public final class ClusterOptions {
     return false;
   }
 
+  /**
+   * What went wrong underneath: the first connection failure of the chain (a JDK {@code
+   * ConnectException} wraps an uninformative {@code ClosedChannelException}), else the root.
+   */
   private static String rootMessage(Throwable t) {
-    Throwable root = t;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    List<Throwable> chain = chain(t);
+    Throwable root =
+        chain.stream()
+            .filter(
+                c ->
+                    c instanceof ConnectException
+                        || c instanceof UnknownHostException
+                        || c instanceof HttpTimeoutException)
+            .findFirst()
+            .orElse(chain.get(chain.size() - 1));
     String msg = root.getMessage();
     return root.getClass().getSimpleName()
         + (msg == null || msg.isBlank() ? "" : ": " + firstLine(msg));
+  }
+
+  /** {@code t} and its causes, outermost first (a cycle ends it). */
+  private static List<Throwable> chain(Throwable t) {
+    List<Throwable> chain = new ArrayList<>();
+    Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+      chain.add(c);
+    }
+    return chain;
   }
 
   private static String firstLine(String s) {

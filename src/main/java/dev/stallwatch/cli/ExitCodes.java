@@ -48,10 +48,14 @@ public final class ExitCodes {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    if (root == ex || root.getMessage() == null || root.getMessage().equals(ex.getMessage())) {
+    if (root == ex || (root.getMessage() != null && root.getMessage().equals(ex.getMessage()))) {
       return "";
     }
-    return " (caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+    // A root without a message (a JDK ClosedChannelException, an NPE) is still named.
+    return " (caused by "
+        + root.getClass().getSimpleName()
+        + (root.getMessage() == null ? "" : ": " + root.getMessage())
+        + ")";
   }
 
   static int handleParameterException(CommandLine.ParameterException ex, String[] args) {

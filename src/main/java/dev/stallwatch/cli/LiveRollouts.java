@@ -3,6 +3,8 @@ package dev.stallwatch.cli;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.RolloutSnapshot;
+import io.fabric8.kubernetes.api.model.ListOptions;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -17,8 +19,23 @@ import java.util.Map;
  * Reads the analyzer's snapshots from a live cluster: the selected DaemonSets with the pods and
  * ControllerRevisions of their namespaces and every node, as {@code diagnose} reads them from a
  * dump.
+ *
+ * <p>Only pods labelled {@value #POD_LABEL} are listed — the DaemonSet controller puts it on every
+ * pod it creates — as the operator does, so that {@code status -A -w} and {@code wait}, which read
+ * every couple of seconds, do not fetch every pod of the cluster. Nodes, which the analyzer needs
+ * all of, are listed from the API server's cache ({@code resourceVersion=0}) instead of a quorum
+ * read of etcd.
  */
 final class LiveRollouts {
+
+  /**
+   * The label the DaemonSet controller puts on its pods (upstream {@code pod-template-generation}).
+   */
+  static final String POD_LABEL = "pod-template-generation";
+
+  /** Any recent version, served from the API server's watch cache: cheap to poll. */
+  private static final ListOptions FROM_CACHE =
+      new ListOptionsBuilder().withResourceVersion("0").build();
 
   private final KubernetesClient client;
 
@@ -45,8 +62,14 @@ final class LiveRollouts {
     // The selector's labels narrow the lists; the analyzer still checks ownership.
     List<Pod> pods =
         matchLabels == null || matchLabels.isEmpty()
-            ? client.pods().inNamespace(namespace).list().getItems()
-            : client.pods().inNamespace(namespace).withLabels(matchLabels).list().getItems();
+            ? client.pods().inNamespace(namespace).withLabel(POD_LABEL).list().getItems()
+            : client
+                .pods()
+                .inNamespace(namespace)
+                .withLabels(matchLabels)
+                .withLabel(POD_LABEL)
+                .list()
+                .getItems();
     // Revisions by namespace, not selector: ownership decides (as in RevisionRestorer).
     List<ControllerRevision> revisions =
         client.apps().controllerRevisions().inNamespace(namespace).list().getItems();
@@ -60,7 +83,10 @@ final class LiveRollouts {
     List<ControllerRevision> revisions;
     if (namespace == null) {
       daemonSets = client.apps().daemonSets().inAnyNamespace().list().getItems();
-      pods = daemonSets.isEmpty() ? List.of() : client.pods().inAnyNamespace().list().getItems();
+      pods =
+          daemonSets.isEmpty()
+              ? List.of()
+              : client.pods().inAnyNamespace().withLabel(POD_LABEL).list().getItems();
       revisions =
           daemonSets.isEmpty()
               ? List.of()
@@ -68,7 +94,9 @@ final class LiveRollouts {
     } else {
       daemonSets = client.apps().daemonSets().inNamespace(namespace).list().getItems();
       pods =
-          daemonSets.isEmpty() ? List.of() : client.pods().inNamespace(namespace).list().getItems();
+          daemonSets.isEmpty()
+              ? List.of()
+              : client.pods().inNamespace(namespace).withLabel(POD_LABEL).list().getItems();
       revisions =
           daemonSets.isEmpty()
               ? List.of()
@@ -82,7 +110,7 @@ final class LiveRollouts {
     if (daemonSets.isEmpty()) {
       return new Selection(List.of(), List.of());
     }
-    List<Node> nodes = client.nodes().list().getItems();
+    List<Node> nodes = client.nodes().list(FROM_CACHE).getItems();
     List<RolloutSnapshot> snapshots = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     for (DaemonSet ds : daemonSets) {

@@ -17,6 +17,25 @@ final class ProgressLine {
 
   private ProgressLine() {}
 
+  /**
+   * The line of a reading. While no ControllerRevision stores the DaemonSet's template, the
+   * analyzer's split is against an earlier revision, so the line only says what the wait waits for.
+   */
+  static String of(RolloutWait.Reading reading) {
+    RolloutVerdict v = reading.verdict();
+    if (reading.templateRecorded()) {
+      return of(v);
+    }
+    Long observed = v.observedGeneration();
+    if (observed != null && observed >= v.generation()) {
+      return "waiting for the controller to record a ControllerRevision of generation "
+          + v.generation();
+    }
+    return "waiting for the controller to observe generation "
+        + v.generation()
+        + (observed == null ? " (no status yet)" : " (observed " + observed + ")");
+  }
+
   static String of(RolloutVerdict v) {
     long updated = v.nodes().stream().filter(r -> r.standing() == Standing.UPDATED).count();
     StringBuilder line =

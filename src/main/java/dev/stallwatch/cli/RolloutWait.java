@@ -21,12 +21,40 @@ import java.util.function.Consumer;
  * {@code wait}'s state machine: reads the rollout every {@code interval} until it is Complete or
  * Stalled, or the deadline passes. Nothing outlasts the deadline — neither a sleep nor a read that
  * hangs on a slow API server.
+ *
+ * <p>A Stalled verdict ends the wait only once the DaemonSet controller has caught up with the
+ * DaemonSet's spec: right after {@code kubectl apply}, until the controller has observed the new
+ * generation and recorded its ControllerRevision, the analyzer still judges the previous revision —
+ * which may be the stalled one being fixed.
  */
 final class RolloutWait {
 
-  /** Reads the verdict at {@code now}, remembering since when nodes held the rollout back. */
+  /** Reads the rollout at {@code now}, remembering since when nodes held the rollout back. */
   interface Source {
-    RolloutVerdict read(Instant now, StallMemory memory);
+    Reading read(Instant now, StallMemory memory);
+  }
+
+  /**
+   * One read of the rollout.
+   *
+   * @param templateRecorded false when the DaemonSet owns ControllerRevisions but none stores its
+   *     current template: the analyzer's "new" revision is then an earlier one
+   */
+  record Reading(RolloutVerdict verdict, boolean templateRecorded) {
+
+    /** A reading of a DaemonSet whose controller has caught up (tests). */
+    static Reading of(RolloutVerdict verdict) {
+      return new Reading(verdict, true);
+    }
+
+    /**
+     * True once the verdict is about the DaemonSet's current spec: the controller has observed its
+     * generation and a ControllerRevision stores its template.
+     */
+    boolean settled() {
+      Long observed = verdict.observedGeneration();
+      return observed != null && observed >= verdict.generation() && templateRecorded;
+    }
   }
 
   /** Sleeps; tests pass one that advances a fake clock. */
@@ -44,18 +72,23 @@ final class RolloutWait {
   /**
    * @param last the last verdict read; null when none could be read before the deadline
    */
-  record Outcome(End end, RolloutVerdict last, Duration elapsed) {}
+  record Outcome(End end, Reading lastReading, Duration elapsed) {
+    /** The last verdict read; null when none could be read before the deadline. */
+    RolloutVerdict last() {
+      return lastReading == null ? null : lastReading.verdict();
+    }
+  }
 
   private final Source source;
   private final Clock clock;
   private final Sleeper sleeper;
   private final Duration interval;
   private final Duration timeout;
-  private final Consumer<RolloutVerdict> onRead;
+  private final Consumer<Reading> onRead;
   private final Consumer<String> onError;
 
   /**
-   * @param onRead called with every verdict read
+   * @param onRead called with every reading
    * @param onError called with a read failure after the first success (the wait goes on)
    */
   RolloutWait(
@@ -64,7 +97,7 @@ final class RolloutWait {
       Sleeper sleeper,
       Duration interval,
       Duration timeout,
-      Consumer<RolloutVerdict> onRead,
+      Consumer<Reading> onRead,
       Consumer<String> onError) {
     this.source = source;
     this.clock = clock;
@@ -91,7 +124,7 @@ final class RolloutWait {
               return t;
             });
     try {
-      RolloutVerdict last = null;
+      Reading last = null;
       StallMemory memory = StallMemory.NONE;
       while (true) {
         Duration remaining = Duration.between(clock.instant(), deadline);
@@ -99,15 +132,18 @@ final class RolloutWait {
           return new Outcome(End.TIMEOUT, last, Duration.between(start, clock.instant()));
         }
         try {
-          RolloutVerdict verdict = readWithin(reader, memory, remaining);
-          last = verdict;
+          Reading reading = readWithin(reader, memory, remaining);
+          RolloutVerdict verdict = reading.verdict();
+          last = reading;
           memory = remember(verdict);
-          onRead.accept(verdict);
+          onRead.accept(reading);
           if (verdict.phase() == Phase.Complete) {
-            return new Outcome(End.COMPLETE, verdict, Duration.between(start, clock.instant()));
+            return new Outcome(End.COMPLETE, reading, Duration.between(start, clock.instant()));
           }
-          if (verdict.phase() == Phase.Stalled) {
-            return new Outcome(End.STALLED, verdict, Duration.between(start, clock.instant()));
+          // A stall of the revision before an edit the controller has not taken in yet is not the
+          // verdict on this rollout: wait for the controller (the deadline still applies).
+          if (verdict.phase() == Phase.Stalled && reading.settled()) {
+            return new Outcome(End.STALLED, reading, Duration.between(start, clock.instant()));
           }
         } catch (TimeoutException e) {
           return new Outcome(End.TIMEOUT, last, Duration.between(start, clock.instant()));
@@ -128,10 +164,10 @@ final class RolloutWait {
     }
   }
 
-  private RolloutVerdict readWithin(ExecutorService reader, StallMemory memory, Duration remaining)
+  private Reading readWithin(ExecutorService reader, StallMemory memory, Duration remaining)
       throws TimeoutException, InterruptedException {
     Instant now = clock.instant();
-    CompletableFuture<RolloutVerdict> read =
+    CompletableFuture<Reading> read =
         CompletableFuture.supplyAsync(() -> source.read(now, memory), reader);
     try {
       return read.get(Math.max(1, remaining.toMillis()), TimeUnit.MILLISECONDS);

@@ -3,6 +3,8 @@ package dev.stallwatch.cli;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.Phase;
+import dev.stallwatch.rollout.PodTemplateView;
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
@@ -112,18 +114,17 @@ public final class WaitCommand implements Callable<Integer> {
     long startNanos = System.nanoTime();
     RolloutWait wait =
         new RolloutWait(
-            (now, memory) ->
-                RolloutAnalyzer.analyze(
-                    cluster.translating(() -> read(client, namespace, name)),
-                    now,
-                    settings,
-                    memory),
+            (now, memory) -> {
+              RolloutSnapshot snapshot = cluster.translating(() -> read(client, namespace, name));
+              RolloutVerdict verdict = RolloutAnalyzer.analyze(snapshot, now, settings, memory);
+              return new RolloutWait.Reading(verdict, templateRecorded(snapshot, verdict));
+            },
             clock,
             sleeper,
             interval,
             timeout,
-            verdict -> {
-              String line = ProgressLine.of(verdict);
+            reading -> {
+              String line = ProgressLine.of(reading);
               if (!line.equals(lastLine[0])) {
                 lastLine[0] = line;
                 long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
@@ -166,6 +167,30 @@ public final class WaitCommand implements Callable<Integer> {
     return selection.snapshots().get(0);
   }
 
+  /**
+   * False when the DaemonSet owns ControllerRevisions but none stores its current template (the
+   * controller has not taken in the last edit yet): the analyzer then falls back to the highest
+   * revision as the new one, which is not what the DaemonSet now asks for.
+   */
+  static boolean templateRecorded(RolloutSnapshot snapshot, RolloutVerdict verdict) {
+    RevisionSummary picked = verdict.newRevision();
+    if (picked == null || picked.revision() == null) {
+      return true; // no ControllerRevisions: pods are matched by template generation, as upstream
+    }
+    PodTemplateView template = snapshot.daemonSet().template();
+    String current = template == null ? null : template.canonical();
+    if (current == null) {
+      return true; // nothing to compare: trust the analyzer's pick
+    }
+    return snapshot.revisions().stream()
+        .anyMatch(
+            r ->
+                r.hash().equals(picked.hash())
+                    && r.revision() == picked.revision()
+                    && r.template() != null
+                    && current.equals(r.template().canonical()));
+  }
+
   private int complete(PrintWriter out, RolloutVerdict v) {
     out.println(
         "daemonset.apps/"
@@ -201,8 +226,10 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("  new:      " + revision(v.newRevision()));
     out.println();
     out.println("Roll back to converge every node on the previous spec, then debug:");
-    out.println("  stallwatch undo ds/" + name + " -n " + ns);
-    out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + ")");
+    // The same cluster as this wait: repeat --context and --kubeconfig when they were given.
+    String flags = cluster.clusterFlags();
+    out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
+    out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + flags + ")");
     out.println();
     out.print(TableReport.render(clock.instant(), List.of(v)));
     out.flush();
@@ -212,12 +239,16 @@ public final class WaitCommand implements Callable<Integer> {
   private int timedOut(PrintWriter out, RolloutWait.Outcome outcome) {
     RolloutVerdict v = outcome.last();
     out.println();
-    out.println(
-        "timed out after "
-            + DurationText.of(timeout)
-            + (v == null
-                ? " before the rollout could be read"
-                : ": rollout " + v.phase() + ", " + ProgressLine.of(v)));
+    String where;
+    if (v == null) {
+      where = " before the rollout could be read";
+    } else if (v.phase() == Phase.Stalled && !outcome.lastReading().settled()) {
+      // The stall is of the revision before the last edit, not a verdict on this rollout.
+      where = ": " + ProgressLine.of(outcome.lastReading());
+    } else {
+      where = ": rollout " + v.phase() + ", " + ProgressLine.of(outcome.lastReading());
+    }
+    out.println("timed out after " + DurationText.of(timeout) + where);
     if (v != null) {
       out.println();
       out.print(TableReport.render(clock.instant(), List.of(v)));

@@ -1,7 +1,10 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.cli.ClusterOptions;
 import dev.stallwatch.cli.DurationParser;
 import dev.stallwatch.cli.ExitCodes;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -109,6 +112,11 @@ public final class OperatorCommand implements Callable<Integer> {
           "How long a stall lasts before auto-rollback (STALLWATCH_AUTO_ROLLBACK_AFTER, 10m).")
   Duration autoRollbackAfter;
 
+  /**
+   * The cluster to work on; null: the kubeconfig or the in-cluster service account (tests set it).
+   */
+  Config config;
+
   /** The validated settings; a bad value becomes one clear usage error. */
   public OperatorSettings settings() {
     Set<String> ns = new LinkedHashSet<>();
@@ -128,6 +136,35 @@ public final class OperatorCommand implements Callable<Integer> {
     }
   }
 
+  /** Connect timeout of the start-up check: an API server in reach answers in milliseconds. */
+  static final int CHECK_CONNECT_TIMEOUT_MILLIS = 5_000;
+
+  /** Request timeout of the start-up check. */
+  static final int CHECK_REQUEST_TIMEOUT_MILLIS = 10_000;
+
+  /**
+   * Asks the API server for its version once, without retries: an unreachable server or rejected
+   * credentials (401) then stop the operator within seconds. (The operator's own client retries
+   * every request with backoff — right for a running operator, but at start-up it turned "no
+   * cluster" into some 20 s of retries before JOSDK gave up.) Any other answer means the server is
+   * there: a cluster that does not let us read {@code /version} may still let us watch.
+   */
+  static void checkReachable(Config config) {
+    Config once =
+        new ConfigBuilder(config)
+            .withRequestRetryBackoffLimit(0)
+            .withConnectionTimeout(CHECK_CONNECT_TIMEOUT_MILLIS)
+            .withRequestTimeout(CHECK_REQUEST_TIMEOUT_MILLIS)
+            .build();
+    try (KubernetesClient check = new KubernetesClientBuilder().withConfig(once).build()) {
+      check.getKubernetesVersion();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() <= 0 || e.getCode() == 401) { // no HTTP answer, or rejected credentials
+        throw e;
+      }
+    }
+  }
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     OperatorSettings settings = settings();
@@ -137,7 +174,8 @@ public final class OperatorCommand implements Callable<Integer> {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    KubernetesClient client = new KubernetesClientBuilder().build();
+    Config clusterConfig = config != null ? config : Config.autoConfigure(null);
+    KubernetesClient client = new KubernetesClientBuilder().withConfig(clusterConfig).build();
     StallwatchOperator[] operator = new StallwatchOperator[1];
     try (HealthEndpoint http =
         HealthEndpoint.start(
@@ -147,11 +185,15 @@ public final class OperatorCommand implements Callable<Integer> {
           http.port(),
           settings.allNamespaces() ? "all namespaces" : settings.namespaces());
       try {
+        checkReachable(clusterConfig);
         operator[0] =
             StallwatchOperator.start(client, settings, registry, StallwatchOperator.Timing.REAL);
-      } catch (KubernetesClientException e) {
-        throw new ExitCodes.AccessException(
-            "cannot watch the cluster at " + client.getMasterUrl() + ": " + e.getMessage(), e);
+      } catch (RuntimeException e) {
+        // JOSDK reports an informer that cannot list (403, no route) as "Error starting operator"
+        // around an ExecutionException: say in one line what the cluster answered (exit 3).
+        RuntimeException problem =
+            ClusterOptions.clusterProblem(e, String.valueOf(client.getMasterUrl()));
+        throw problem != null ? problem : e;
       }
       CountDownLatch stop = new CountDownLatch(1);
       Runtime.getRuntime()

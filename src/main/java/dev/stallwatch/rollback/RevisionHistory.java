@@ -76,13 +76,17 @@ public final class RevisionHistory {
 
   /**
    * Where {@code undo} goes without {@code --to-revision}: the highest revision below the current
-   * one whose template differs from the DaemonSet's; without a matching revision (the controller
-   * has not recorded the current template yet), the highest differing one.
+   * one whose template differs from the DaemonSet's. Empty without a current revision: until the
+   * controller has recorded the DaemonSet's template, "previous" is ambiguous (the highest revision
+   * may be the very one an edit replaced; kubectl would take the second-highest by number).
    */
   public Optional<Entry> previous() {
-    long below = current().map(Entry::number).orElse(Long.MAX_VALUE);
+    Optional<Entry> current = current();
+    if (current.isEmpty()) {
+      return Optional.empty();
+    }
     return entries.stream()
-        .filter(e -> e.number() < below && !matchesDaemonSet(e))
+        .filter(e -> e.number() < current.get().number() && !matchesDaemonSet(e))
         .max(Comparator.comparingLong(Entry::number));
   }
 

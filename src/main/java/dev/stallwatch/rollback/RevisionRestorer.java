@@ -142,6 +142,17 @@ public final class RevisionRestorer {
                           + target.hash()
                           + available(history)));
     }
+    if (history.current().isEmpty() && !history.entries().isEmpty()) {
+      // The controller has not recorded the template yet (right after an edit): the previous
+      // revision is then unknown, and guessing could restore the revision the edit just replaced.
+      throw new RollbackRefusedException(
+          describe(ds)
+              + ": the DaemonSet's template matches no ControllerRevision yet: the controller has"
+              + " not recorded generation "
+              + ds.getMetadata().getGeneration()
+              + "; try again in a moment, or name one with --to-revision"
+              + available(history));
+    }
     return history
         .previous()
         .orElseThrow(

@@ -62,4 +62,17 @@ class ClusterOptionsTest {
     assertThat(e).isInstanceOf(ExitCodes.UserException.class);
     assertThat(e.getMessage()).isEqualTo("spec.template: Invalid (HTTP 422)");
   }
+
+  @Test
+  void shellQuotingLeavesPlainWordsAndSingleQuotesTheRest() {
+    assertThat(ClusterOptions.shellQuote("kind-gpu")).isEqualTo("kind-gpu");
+    assertThat(ClusterOptions.shellQuote("/home/ci/.kube/config"))
+        .isEqualTo("/home/ci/.kube/config");
+    assertThat(ClusterOptions.shellQuote("arn:aws:eks:eu-west-1:123:cluster/gpu"))
+        .isEqualTo("arn:aws:eks:eu-west-1:123:cluster/gpu");
+    assertThat(ClusterOptions.shellQuote("my config")).isEqualTo("'my config'");
+    assertThat(ClusterOptions.shellQuote("$(rm -rf ~)")).isEqualTo("'$(rm -rf ~)'");
+    assertThat(ClusterOptions.shellQuote("it's")).isEqualTo("'it'\\''s'");
+    assertThat(ClusterOptions.shellQuote("")).isEqualTo("''");
+  }
 }

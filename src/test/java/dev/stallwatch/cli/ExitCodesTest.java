@@ -39,6 +39,23 @@ class ExitCodesTest {
   }
 
   @Test
+  void aRootCauseWithoutAMessageIsNamedByItsClass() {
+    Exception wrapped =
+        new IllegalStateException(
+            "Error starting operator",
+            new java.util.concurrent.ExecutionException(
+                new java.nio.channels.ClosedChannelException()));
+
+    ExitCodes.handleExecutionException(wrapped, cli, null);
+
+    assertThat(err.toString())
+        .isEqualTo(
+            "error: unexpected IllegalStateException: Error starting operator (caused by"
+                + " ClosedChannelException)"
+                + System.lineSeparator());
+  }
+
+  @Test
   void anUnexpectedErrorWithoutACauseIsOneLineAsItIs() {
     int code = ExitCodes.handleExecutionException(new IllegalStateException("boom"), cli, null);
 

@@ -48,6 +48,10 @@ class RolloutWaitTest {
   final List<String> errors = new ArrayList<>();
 
   static RolloutVerdict verdict(Phase phase) {
+    return verdict(phase, 1L, 1L);
+  }
+
+  static RolloutVerdict verdict(Phase phase, Long observedGeneration, long generation) {
     return new RolloutVerdict(
         new ObjectRef("gpu", "toolkit", null),
         phase,
@@ -60,8 +64,8 @@ class RolloutWaitTest {
         new RevisionSummary("abc", 2L, List.of()),
         new Counts(3, 3, 3, 3, 3, 0, 0),
         null,
-        1L,
-        1L,
+        observedGeneration,
+        generation,
         1,
         0,
         List.of(),
@@ -76,7 +80,10 @@ class RolloutWaitTest {
               if (next instanceof RuntimeException e) {
                 throw e;
               }
-              return (RolloutVerdict) next;
+              if (next instanceof RolloutWait.Reading reading) {
+                return reading;
+              }
+              return RolloutWait.Reading.of((RolloutVerdict) next);
             },
             clock,
             d -> {
@@ -106,6 +113,35 @@ class RolloutWaitTest {
     assertThat(complete.end()).isEqualTo(RolloutWait.End.COMPLETE);
     assertThat(complete.elapsed()).isEqualTo(Duration.ofSeconds(2));
     assertThat(stalled.end()).isEqualTo(RolloutWait.End.STALLED);
+  }
+
+  @Test
+  void aStallIsNoVerdictUntilTheControllerHasCaughtUpWithTheDaemonSet() throws Exception {
+    // Right after an apply the analyzer still judges the previous, stalled revision.
+    var answers =
+        new ArrayDeque<Object>(
+            List.of(
+                verdict(Phase.Stalled, 2L, 3L),
+                verdict(Phase.Stalled, null, 3L),
+                new RolloutWait.Reading(verdict(Phase.Stalled, 3L, 3L), false),
+                verdict(Phase.Stalled, 3L, 3L)));
+
+    var outcome = run(answers, Duration.ofSeconds(2), Duration.ofMinutes(10));
+
+    assertThat(outcome.end()).isEqualTo(RolloutWait.End.STALLED);
+    assertThat(outcome.elapsed()).isEqualTo(Duration.ofSeconds(6));
+  }
+
+  @Test
+  void aStallTheControllerHasNotCaughtUpWithEndsAtTheTimeout() throws Exception {
+    var answers =
+        new ArrayDeque<Object>(
+            List.of(verdict(Phase.Stalled, 2L, 3L), verdict(Phase.Stalled, 2L, 3L)));
+
+    var outcome = run(answers, Duration.ofSeconds(1), Duration.ofSeconds(2));
+
+    assertThat(outcome.end()).isEqualTo(RolloutWait.End.TIMEOUT);
+    assertThat(outcome.lastReading().settled()).isFalse();
   }
 
   @Test

@@ -11,17 +11,22 @@ import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -184,6 +189,63 @@ class StatusCommandIT {
     assertThat(all.exitCode()).isEqualTo(ExitCodes.STALLED);
     assertThat(monitoring.out()).contains("node-agent").doesNotContain("toolkit");
     assertThat(monitoring.exitCode()).isEqualTo(ExitCodes.OK);
+  }
+
+  /** The GET requests the server has received since the last call, decoded. */
+  List<String> requests() throws InterruptedException {
+    List<String> gets = new ArrayList<>();
+    for (var r = server.mockServer().takeRequest(100, TimeUnit.MILLISECONDS);
+        r != null;
+        r = server.mockServer().takeRequest(100, TimeUnit.MILLISECONDS)) {
+      if (r.getMethod().equals("GET")) {
+        gets.add(URLDecoder.decode(r.getPath(), StandardCharsets.UTF_8));
+      }
+    }
+    return gets;
+  }
+
+  @Test
+  void readsOnlyTheDaemonSetsPodsAndNodesFromTheServersCache() throws Exception {
+    stalledToolkit();
+    // Pods no DaemonSet owns: a web server beside the toolkit and a job elsewhere.
+    for (String ns : List.of("gpu", "batch")) {
+      server
+          .client()
+          .pods()
+          .inNamespace(ns)
+          .resource(
+              new PodBuilder()
+                  .withNewMetadata()
+                  .withName("not-a-daemon")
+                  .withLabels(Map.of("app", "toolkit"))
+                  .endMetadata()
+                  .withNewSpec()
+                  .withNodeName("gpu-node-1")
+                  .addNewContainer()
+                  .withName("web")
+                  .withImage("nginx")
+                  .endContainer()
+                  .endSpec()
+                  .build())
+          .create();
+    }
+    requests();
+
+    List<CliRun> runs = List.of(status("-A"), status("-n", "gpu"), status("-n", "gpu", "toolkit"));
+    List<String> gets = requests();
+
+    assertThat(runs).allSatisfy(run -> assertThat(run.exitCode()).isEqualTo(ExitCodes.STALLED));
+    assertThat(runs.get(2).out()).doesNotContain("not-a-daemon");
+    List<String> podLists =
+        gets.stream().filter(g -> g.matches("/api/v1/(namespaces/[^/]+/)?pods.*")).toList();
+    assertThat(podLists)
+        .containsExactly(
+            "/api/v1/pods?labelSelector=pod-template-generation",
+            "/api/v1/namespaces/gpu/pods?labelSelector=pod-template-generation",
+            "/api/v1/namespaces/gpu/pods?labelSelector=app=toolkit,pod-template-generation");
+    assertThat(gets.stream().filter(g -> g.startsWith("/api/v1/nodes")))
+        .hasSize(3)
+        .allSatisfy(g -> assertThat(g).isEqualTo("/api/v1/nodes?resourceVersion=0"));
   }
 
   @Test

@@ -108,6 +108,48 @@ class UndoCommandIT {
   }
 
   @Test
+  void refusesToGuessWhileTheControllerHasNotRecordedTheAppliedTemplate() {
+    toolkit.daemonSet(2, 3, 1, 2);
+    // kubectl apply of revision 3's template; the controller has not recorded it yet. The highest
+    // revision, 2, is the one this edit replaces: "previous" cannot be told.
+    long generation = toolkit.applyTemplate(3).getMetadata().getGeneration();
+
+    List<CliRun> runs = List.of(undo("ds/toolkit"), undo("ds/toolkit", "--dry-run"));
+
+    assertThat(runs)
+        .allSatisfy(
+            run -> {
+              assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.USAGE);
+              assertThat(run.err())
+                  .isEqualTo(
+                      "error: daemonset.apps/toolkit: the DaemonSet's template matches no"
+                          + " ControllerRevision yet: the controller has not recorded generation "
+                          + generation
+                          + "; try again in a moment, or name one with --to-revision"
+                          + " (revisions: 1, 2)\n");
+            });
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(3));
+  }
+
+  @Test
+  void rollsBackToANamedRevisionWhileTheControllerHasNotRecordedTheAppliedTemplate() {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.applyTemplate(3);
+
+    CliRun run = undo("ds/toolkit", "--to-revision", "1");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.OK);
+    assertThat(run.out())
+        .isEqualTo(
+            "daemonset.apps/toolkit rolled back\n  current template -> revision 1 ("
+                + toolkit.hash(1)
+                + "): "
+                + DaemonSetFixture.image(1)
+                + "\n");
+    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+  }
+
+  @Test
   void refusesAnUnknownRevisionAndListsTheKnownOnes() {
     toolkit.daemonSet(2, 3, 1, 2);
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -120,8 +122,147 @@ class WaitCommandIT {
         .contains("  message:  Back-off pulling image \"toolkit:v2\"\n")
         .contains("  old:      1 (" + toolkit.hash(1) + ") " + DaemonSetFixture.image(1) + "\n")
         .contains("  new:      2 (" + toolkit.hash(2) + ") " + DaemonSetFixture.image(2) + "\n")
-        .contains("  stallwatch undo ds/toolkit -n gpu\n")
-        .contains("kubectl rollout undo daemonset/toolkit -n gpu");
+        .contains("  stallwatch undo ds/toolkit -n gpu --kubeconfig " + kubeconfig + "\n")
+        .contains("kubectl rollout undo daemonset/toolkit -n gpu --kubeconfig " + kubeconfig + ")");
+  }
+
+  /** The stall of revision 2 on gpu-node-1, then {@code kubectl apply} of revision 3's fix. */
+  DaemonSet stallThenApplyTheFix() {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.waitingPod(
+        "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
+    toolkit.readyPod("gpu-node-2", 1, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    DaemonSet applied = toolkit.applyTemplate(3);
+    // The controller has not seen the edit: status and ControllerRevisions are those of revision 2.
+    observe(applied.getMetadata().getGeneration() - 1);
+    return read();
+  }
+
+  DaemonSet read() {
+    return server.client().apps().daemonSets().inNamespace("gpu").withName("toolkit").get();
+  }
+
+  /** Writes the controller's status.observedGeneration. */
+  void observe(long generation) {
+    DaemonSet ds = read();
+    ds.getStatus().setObservedGeneration(generation);
+    server.client().resource(ds).updateStatus();
+  }
+
+  @Test
+  void aStallOfTheRevisionBeforeAnAppliedFixIsNoVerdictUntilTheControllerCatchesUp()
+      throws Exception {
+    DaemonSet applied = stallThenApplyTheFix();
+    long generation = applied.getMetadata().getGeneration();
+    assertThat(applied.getStatus().getObservedGeneration()).isEqualTo(generation - 1);
+    // The controller's next sync, a moment later: it records revision 3, observes the generation
+    // and replaces every node's pod with a revision-3 pod that becomes ready.
+    CompletableFuture<Void> controller =
+        CompletableFuture.runAsync(
+            () -> {
+              toolkit.revision(3);
+              observe(generation);
+              NODES.forEach(node -> toolkit.readyPod(node, 3, EARLIER));
+            },
+            CompletableFuture.delayedExecutor(3, TimeUnit.SECONDS));
+
+    CliRun run = waitFor("--stall-after", "1s", "--timeout", "60s");
+    controller.get();
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.OK);
+    assertThat(run.out())
+        .contains(
+            "] waiting for the controller to observe generation "
+                + generation
+                + " (observed "
+                + (generation - 1)
+                + ")\n")
+        .doesNotContain("Stalled")
+        .contains("rollout Complete: 3 nodes run revision 3 (" + toolkit.hash(3) + ")");
+  }
+
+  @Test
+  void aStallBeforeTheControllerRecordsTheAppliedTemplateIsNoVerdictEvenAtTheTimeout() {
+    DaemonSet applied = stallThenApplyTheFix();
+    long generation = applied.getMetadata().getGeneration();
+    // Observed, yet no ControllerRevision stores the template: still the controller's turn.
+    observe(generation);
+
+    CliRun run = waitFor("--stall-after", "1s", "--timeout", "2s");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(WaitCommand.TIMEOUT);
+    assertThat(run.took()).isLessThan(Duration.ofSeconds(6));
+    assertThat(run.out())
+        .contains(
+            "] waiting for the controller to record a ControllerRevision of generation "
+                + generation
+                + "\n")
+        .contains(
+            "timed out after 2s: waiting for the controller to record a ControllerRevision of"
+                + " generation "
+                + generation
+                + "\n")
+        .doesNotContain("stallwatch undo");
+  }
+
+  @Test
+  void theUndoCommandsReachTheSameClusterQuotedForTheShell() throws Exception {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.waitingPod("gpu-node-1", 2, EARLIER, "ErrImagePull", "pull access denied");
+    toolkit.readyPod("gpu-node-2", 1, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    Path odd = server.writeKubeconfig(tmp.resolve("ci's kube $HOME config"));
+
+    CliRun run =
+        CliRun.of(
+            "wait",
+            "ds/toolkit",
+            "-n",
+            "gpu",
+            "--context",
+            "test",
+            "--kubeconfig",
+            odd.toString(),
+            "--stall-after",
+            "1s",
+            "--interval",
+            "200ms");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STALLED);
+    String quoted = "'" + odd.toString().replace("'", "'\\''") + "'";
+    String undo =
+        run.out().lines().filter(l -> l.startsWith("  stallwatch undo")).findFirst().orElseThrow();
+    assertThat(undo)
+        .isEqualTo("  stallwatch undo ds/toolkit -n gpu --context test --kubeconfig " + quoted);
+    assertThat(run.out())
+        .contains(
+            "  (or: kubectl rollout undo daemonset/toolkit -n gpu --context test --kubeconfig "
+                + quoted
+                + ")\n");
+    // A shell reads the printed line back into the very arguments.
+    assertThat(shellWords(undo))
+        .containsExactly(
+            "stallwatch",
+            "undo",
+            "ds/toolkit",
+            "-n",
+            "gpu",
+            "--context",
+            "test",
+            "--kubeconfig",
+            odd.toString());
+  }
+
+  /** The words {@code sh} splits {@code line} into. */
+  static List<String> shellWords(String line) throws Exception {
+    Process sh =
+        new ProcessBuilder("sh", "-c", "set -- " + line + "; printf '%s\\n' \"$@\"")
+            .redirectErrorStream(true)
+            .start();
+    String out = new String(sh.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(sh.waitFor()).as(out).isZero();
+    return out.lines().toList();
   }
 
   @Test

@@ -2,12 +2,17 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.stallwatch.cli.ExitCodes;
 import dev.stallwatch.cli.StallwatchCommand;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -83,5 +88,41 @@ class OperatorCommandTest {
     cli.setErr(new PrintWriter(err));
     assertThat(cli.execute("operator", "--log-format", "xml")).isEqualTo(ExitCodes.USAGE);
     assertThat(err.toString()).contains("--log-format").contains("xml");
+  }
+
+  /**
+   * Runs {@code stallwatch operator} in process against {@code config}, metrics on any port; fails
+   * (instead of hanging) should the operator start and run.
+   */
+  static Run operator(Config config, String... args) {
+    return assertTimeoutPreemptively(Duration.ofSeconds(30), () -> runOperator(config, args));
+  }
+
+  private static Run runOperator(Config config, String... args) {
+    CommandLine cli = StallwatchCommand.commandLine();
+    ((OperatorCommand) cli.getSubcommands().get("operator").getCommand()).config = config;
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    List<String> all = new ArrayList<>(List.of("operator", "--metrics-port", "0"));
+    all.addAll(List.of(args));
+    long start = System.nanoTime();
+    int code = cli.execute(all.toArray(String[]::new));
+    return new Run(code, err.toString(), Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  record Run(int exitCode, String err, Duration took) {}
+
+  @Test
+  void anUnreachableClusterIsOneLineAndExitThreeWithinSeconds() {
+    Config dead = new ConfigBuilder().withMasterUrl("http://127.0.0.1:1").build();
+
+    Run run = operator(dead);
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.ACCESS);
+    assertThat(run.err())
+        .isEqualTo("error: cannot reach the cluster at http://127.0.0.1:1/: ConnectException\n");
+    assertThat(run.took()).isLessThan(Duration.ofSeconds(5));
   }
 }

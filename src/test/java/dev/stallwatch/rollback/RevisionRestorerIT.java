@@ -125,6 +125,21 @@ class RevisionRestorerIT {
   }
 
   @Test
+  void refusesThePreviousRevisionWhileNoRevisionStoresTheCurrentTemplate() {
+    ds.daemonSet(2, 3, 1, 2);
+    ds.applyTemplate(3); // not recorded yet: revision 2, the highest, is what this edit replaced
+
+    assertThatThrownBy(() -> undo(RollbackTarget.previous(), false))
+        .isInstanceOf(RollbackRefusedException.class)
+        .hasMessageContaining("the DaemonSet's template matches no ControllerRevision yet");
+    assertThat(images()).containsExactly(DaemonSetFixture.image(3));
+
+    ds.revision(3); // the controller catches up: revision 2 is the previous one again
+    assertThat(undo(RollbackTarget.previous(), false).to())
+        .isEqualTo(new RevisionSummaryLine(2, ds.hash(2)));
+  }
+
+  @Test
   void refusesARevisionThatDoesNotExistAndListsTheOnesThatDo() {
     ds.daemonSet(3, 3, 3, 3);
 
