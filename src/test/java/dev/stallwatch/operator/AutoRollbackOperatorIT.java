@@ -8,13 +8,11 @@ import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,8 +100,9 @@ class AutoRollbackOperatorIT {
             });
     await()
         .atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertThat(events(StallEvents.ROLLED_BACK)).hasSize(1));
-    assertThat(events(StallEvents.ROLLED_BACK).get(0).getMessage())
+        .untilAsserted(
+            () -> assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1));
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK).get(0).getMessage())
         .contains(TestingRollout.NEW_HASH)
         .contains(TestingRollout.OLD_HASH);
     assertThat(registry.scrape())
@@ -141,7 +140,7 @@ class AutoRollbackOperatorIT {
     Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
     assertThat(stall(TestingRollout.OLD_HASH).getStatus().active()).isTrue();
     assertThat(image()).isEqualTo(TestingRollout.OLD_IMAGE);
-    assertThat(events(StallEvents.ROLLED_BACK)).hasSize(1);
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1);
     assertThat(registry.scrape())
         .contains(
             "stallwatch_rollbacks_total{daemonset=\"" + NAME + "\",namespace=\"" + NS + "\"} 1.0");
@@ -181,8 +180,8 @@ class AutoRollbackOperatorIT {
 
     // The RolloutStall remembers the first rollback, so the operator does not start a loop.
     assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
-    assertThat(events(StallEvents.ROLLED_BACK)).hasSize(1);
-    assertThat(events(StallEvents.ROLLBACK_REFUSED)).isEmpty();
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1);
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_REFUSED)).isEmpty();
     assertThat(stall(TestingRollout.NEW_HASH).getStatus().rollback().by())
         .isEqualTo(AutoRollback.BY);
   }
@@ -191,11 +190,11 @@ class AutoRollbackOperatorIT {
   void withoutTheOptInAnnotationNothingIsRolledBack() throws InterruptedException {
     startOperator(true);
 
-    await().atMost(Duration.ofSeconds(30)).until(this::activeStall, s -> s != null);
+    await().atMost(Duration.ofSeconds(30)).until(() -> cluster.active(NS), s -> s != null);
     Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
 
     assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
-    assertThat(events(StallEvents.ROLLED_BACK)).isEmpty();
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
     assertThat(registry.scrape()).doesNotContain("stallwatch_rollbacks_total");
   }
 
@@ -204,11 +203,11 @@ class AutoRollbackOperatorIT {
     optIn();
     startOperator(false);
 
-    await().atMost(Duration.ofSeconds(30)).until(this::activeStall, s -> s != null);
+    await().atMost(Duration.ofSeconds(30)).until(() -> cluster.active(NS), s -> s != null);
     Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
 
     assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
-    assertThat(events(StallEvents.ROLLED_BACK)).isEmpty();
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
   }
 
   private RolloutStall stall(String hash) {
@@ -218,19 +217,5 @@ class AutoRollbackOperatorIT {
         .inNamespace(NS)
         .withName(StallName.of(NAME, hash))
         .get();
-  }
-
-  private RolloutStall activeStall() {
-    return cluster.client.resources(RolloutStall.class).inNamespace(NS).list().getItems().stream()
-        .filter(s -> s.getStatus() != null && s.getStatus().active())
-        .findFirst()
-        .orElse(null);
-  }
-
-  private List<Event> events(String reason) {
-    return cluster.client.v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> reason.equals(e.getReason()))
-        .filter(e -> NAME.equals(e.getInvolvedObject().getName()))
-        .toList();
   }
 }

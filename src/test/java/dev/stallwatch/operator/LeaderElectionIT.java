@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.operator.crd.RolloutStall;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -119,11 +118,14 @@ class LeaderElectionIT {
         .extracting(l -> l.getMetadata().getNamespace() + "/" + l.getMetadata().getName())
         .containsExactly(LEASE_NS + "/" + OperatorSettings.LEASE_NAME);
 
-    RolloutStall stall = await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+    RolloutStall stall =
+        await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
     await()
         .atMost(WAIT)
         .untilAsserted(
-            () -> assertThat(events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1));
+            () ->
+                assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED))
+                    .hasSize(1));
     await()
         .atMost(WAIT)
         .untilAsserted(
@@ -139,7 +141,7 @@ class LeaderElectionIT {
         .doesNotContain("operator_sdk_reconciliations_started")
         .contains("stallwatch_leader 0.0");
     assertThat(leader.registry().scrape()).contains("stallwatch_leader 1.0");
-    assertThat(stalls("gpu-operator")).hasSize(1);
+    assertThat(cluster.stalls("gpu-operator")).hasSize(1);
 
     Instant closed = Instant.now();
     leader.operator().close();
@@ -159,12 +161,12 @@ class LeaderElectionIT {
         .atMost(WAIT)
         .untilAsserted(
             () -> assertThat(standby.registry().scrape()).contains("stallwatch_rollout_stalled{"));
-    List<RolloutStall> kept = stalls("gpu-operator");
+    List<RolloutStall> kept = cluster.stalls("gpu-operator");
     assertThat(kept).hasSize(1);
     assertThat(kept.get(0).getMetadata().getUid()).isEqualTo(stall.getMetadata().getUid());
     assertThat(kept.get(0).getStatus().phase()).isEqualTo("Active");
     assertThat(kept.get(0).getStatus().stalledSince()).isEqualTo(stall.getStatus().stalledSince());
-    assertThat(events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
+    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
 
     // ... and reconciles what changes from then on.
     new TestingRollout(cluster.client, "gpu-b", "driver", Instant.now()).stalledOnFirstNode();
@@ -173,13 +175,15 @@ class LeaderElectionIT {
         .atMost(WAIT)
         .untilAsserted(
             () -> {
-              assertThat(active("gpu-b")).isNotNull();
-              assertThat(events("gpu-b", "driver", StallEvents.STALLED)).hasSize(1);
-              assertThat(stalls("gpu-operator").get(0).getStatus().phase()).isEqualTo("Resolved");
-              assertThat(events("gpu-operator", "toolkit", StallEvents.RESOLVED)).hasSize(1);
+              assertThat(cluster.active("gpu-b")).isNotNull();
+              assertThat(cluster.events("gpu-b", "driver", StallEvents.STALLED)).hasSize(1);
+              assertThat(cluster.stalls("gpu-operator").get(0).getStatus().phase())
+                  .isEqualTo("Resolved");
+              assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.RESOLVED))
+                  .hasSize(1);
             });
-    assertThat(stalls("gpu-operator")).hasSize(1);
-    assertThat(events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
+    assertThat(cluster.stalls("gpu-operator")).hasSize(1);
+    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
   }
 
   @Test
@@ -217,7 +221,7 @@ class LeaderElectionIT {
       assertThat(holder()).isEqualTo("stallwatch-crashed_0");
       assertThat(first.operator().leading()).isFalse();
       assertThat(second.operator().leading()).isFalse();
-      assertThat(stalls("gpu-operator")).isEmpty();
+      assertThat(cluster.stalls("gpu-operator")).isEmpty();
       assertThat(first.readyz()).isEqualTo(200);
       assertThat(second.readyz()).isEqualTo(200);
       checks++;
@@ -236,17 +240,19 @@ class LeaderElectionIT {
     assertThat(acquired).isAfter(expiry);
     assertThat(Duration.between(expiry, acquired))
         .isLessThan(LEASE.retryPeriod().multipliedBy(3).plusSeconds(1));
-    await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+    await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
     await()
         .atMost(WAIT)
         .untilAsserted(
-            () -> assertThat(events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1));
+            () ->
+                assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED))
+                    .hasSize(1));
     Replica leader = holder.equals(first.identity()) ? first : second;
     Replica standby = leader == first ? second : first;
     assertThat(leader.operator().leading()).isTrue();
     assertThat(standby.operator().leading()).isFalse();
     assertThat(standby.registry().scrape()).doesNotContain("stallwatch_rollout_stalled{");
-    assertThat(stalls("gpu-operator")).hasSize(1);
+    assertThat(cluster.stalls("gpu-operator")).hasSize(1);
   }
 
   @Test
@@ -270,7 +276,7 @@ class LeaderElectionIT {
     new TestingRollout(cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     Thread.sleep(1500);
-    assertThat(stalls("gpu-operator")).isEmpty();
+    assertThat(cluster.stalls("gpu-operator")).isEmpty();
     // Closing afterwards is harmless and leaves the other holder's Lease alone.
     only.operator().close();
     assertThat(holder()).isEqualTo("stallwatch-other_1");
@@ -381,23 +387,5 @@ class LeaderElectionIT {
   private String holder() {
     Lease lease = lease();
     return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
-  }
-
-  private List<RolloutStall> stalls(String namespace) {
-    return cluster.client.resources(RolloutStall.class).inNamespace(namespace).list().getItems();
-  }
-
-  private RolloutStall active(String namespace) {
-    return stalls(namespace).stream()
-        .filter(s -> s.getStatus() != null && s.getStatus().active())
-        .findFirst()
-        .orElse(null);
-  }
-
-  private List<Event> events(String namespace, String name, String reason) {
-    return cluster.client.v1().events().inNamespace(namespace).list().getItems().stream()
-        .filter(e -> reason.equals(e.getReason()))
-        .filter(e -> name.equals(e.getInvolvedObject().getName()))
-        .toList();
   }
 }

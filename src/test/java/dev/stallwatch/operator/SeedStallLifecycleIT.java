@@ -7,12 +7,10 @@ import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.RevisionRestorer;
 import dev.stallwatch.rollback.RollbackTarget;
-import io.fabric8.kubernetes.api.model.Event;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,7 +58,7 @@ class SeedStallLifecycleIT {
     startOperator();
 
     RolloutStall stall =
-        await().atMost(Duration.ofSeconds(20)).until(() -> activeStall(), s -> s != null);
+        await().atMost(Duration.ofSeconds(20)).until(() -> cluster.active(NS), s -> s != null);
     assertThat(stall.getMetadata().getName()).isEqualTo(NAME + "-" + TestingRollout.NEW_HASH);
     assertThat(stall.getSpec().daemonSet()).isEqualTo(NAME);
     assertThat(stall.getStatus().node()).isEqualTo("gpu-node-1");
@@ -88,8 +86,8 @@ class SeedStallLifecycleIT {
                             + "\"} 1.0"));
     await()
         .atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertThat(events("RolloutStalled")).hasSize(1));
-    assertThat(events("RolloutStalled").get(0).getMessage())
+        .untilAsserted(() -> assertThat(cluster.events(NS, NAME, "RolloutStalled")).hasSize(1));
+    assertThat(cluster.events(NS, NAME, "RolloutStalled").get(0).getMessage())
         .contains("gpu-node-1")
         .contains("ImagePull")
         .contains(TestingRollout.NEW_HASH);
@@ -117,12 +115,12 @@ class SeedStallLifecycleIT {
             });
     await()
         .atMost(Duration.ofSeconds(10))
-        .untilAsserted(() -> assertThat(events("RolloutResolved")).hasSize(1));
+        .untilAsserted(() -> assertThat(cluster.events(NS, NAME, "RolloutResolved")).hasSize(1));
     assertThat(registry.scrape())
         .doesNotContain("stallwatch_rollout_stalled{")
         // JOSDK's own controller metrics share the registry.
         .contains("operator_sdk_reconciliations_started");
-    assertThat(events("RolloutStalled")).hasSize(1);
+    assertThat(cluster.events(NS, NAME, "RolloutStalled")).hasSize(1);
   }
 
   @Test
@@ -131,7 +129,7 @@ class SeedStallLifecycleIT {
     new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator();
-    await().atMost(Duration.ofSeconds(20)).until(() -> activeStall(), s -> s != null);
+    await().atMost(Duration.ofSeconds(20)).until(() -> cluster.active(NS), s -> s != null);
 
     Instant undoneAt = Instant.now();
     new RevisionRestorer(cluster.client)
@@ -157,26 +155,12 @@ class SeedStallLifecycleIT {
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () ->
-                assertThat(events("RolloutResolved"))
+                assertThat(cluster.events(NS, NAME, "RolloutResolved"))
                     .singleElement()
                     .satisfies(e -> assertThat(e.getMessage()).endsWith("by stallwatch undo")));
   }
 
-  private RolloutStall activeStall() {
-    return cluster.client.resources(RolloutStall.class).inNamespace(NS).list().getItems().stream()
-        .filter(s -> s.getStatus() != null && s.getStatus().active())
-        .findFirst()
-        .orElse(null);
-  }
-
   private RolloutStall stall(String name) {
     return cluster.client.resources(RolloutStall.class).inNamespace(NS).withName(name).get();
-  }
-
-  private List<Event> events(String reason) {
-    return cluster.client.v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> reason.equals(e.getReason()))
-        .filter(e -> NAME.equals(e.getInvolvedObject().getName()))
-        .toList();
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.operator.crd.RolloutStall;
-import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
@@ -57,7 +56,8 @@ class StallEdgeCasesIT {
   void aRestartMidStallNeitherDuplicatesNorLosesTheStallAndKeepsStalledSince() {
     TestingRollout rollout = stalled("gpu-operator", "toolkit");
     startOperator();
-    RolloutStall before = await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+    RolloutStall before =
+        await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
 
     operator.close();
     // While it is down, the failing pod is re-created: only the stored stall still knows since
@@ -68,7 +68,7 @@ class StallEdgeCasesIT {
     await()
         .atMost(WAIT)
         .untilAsserted(() -> assertThat(registry.scrape()).contains("stallwatch_rollout_stalled{"));
-    List<RolloutStall> stalls = stalls("gpu-operator");
+    List<RolloutStall> stalls = cluster.stalls("gpu-operator");
     assertThat(stalls).hasSize(1);
     RolloutStall after = stalls.get(0);
     assertThat(after.getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
@@ -76,14 +76,14 @@ class StallEdgeCasesIT {
     assertThat(after.getStatus().stalledSince()).isEqualTo(before.getStatus().stalledSince());
     assertThat(after.getStatus().conditions().get(0).getLastTransitionTime())
         .isEqualTo(before.getStatus().conditions().get(0).getLastTransitionTime());
-    assertThat(events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
+    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
   }
 
   @Test
   void aDaemonSetDeletedMidStallTakesItsStallAndItsSeriesAlong() {
     stalled("gpu-operator", "toolkit");
     startOperator();
-    await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+    await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
     await()
         .atMost(WAIT)
         .untilAsserted(() -> assertThat(registry.scrape()).contains("daemonset=\"toolkit\""));
@@ -94,7 +94,7 @@ class StallEdgeCasesIT {
         .atMost(WAIT)
         .untilAsserted(
             () -> {
-              assertThat(stalls("gpu-operator")).isEmpty();
+              assertThat(cluster.stalls("gpu-operator")).isEmpty();
               assertThat(registry.scrape()).doesNotContain("daemonset=\"toolkit\"");
             });
   }
@@ -109,11 +109,11 @@ class StallEdgeCasesIT {
         .atMost(WAIT)
         .untilAsserted(
             () -> {
-              assertThat(active("gpu-a")).isNotNull();
-              assertThat(active("gpu-b")).isNotNull();
+              assertThat(cluster.active("gpu-a")).isNotNull();
+              assertThat(cluster.active("gpu-b")).isNotNull();
             });
-    assertThat(active("gpu-a").getSpec().daemonSet()).isEqualTo("toolkit");
-    assertThat(active("gpu-b").getSpec().daemonSet()).isEqualTo("driver");
+    assertThat(cluster.active("gpu-a").getSpec().daemonSet()).isEqualTo("toolkit");
+    assertThat(cluster.active("gpu-b").getSpec().daemonSet()).isEqualTo("driver");
     await()
         .atMost(WAIT)
         .untilAsserted(
@@ -152,34 +152,18 @@ class StallEdgeCasesIT {
     stalled("gpu-operator", "toolkit");
     startOperator();
 
-    await().atMost(WAIT).until(() -> active("gpu-operator"), s -> s != null);
+    await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
     await()
         .atMost(WAIT)
         .untilAsserted(
-            () -> assertThat(events("gpu-operator", "broken", StallEvents.INVALID)).hasSize(1));
-    assertThat(events("gpu-operator", "broken", StallEvents.INVALID).get(0).getMessage())
+            () ->
+                assertThat(cluster.events("gpu-operator", "broken", StallEvents.INVALID))
+                    .hasSize(1));
+    assertThat(cluster.events("gpu-operator", "broken", StallEvents.INVALID).get(0).getMessage())
         .contains("broken")
         .contains("maxUnavailable");
-    assertThat(stalls("gpu-operator"))
+    assertThat(cluster.stalls("gpu-operator"))
         .extracting(s -> s.getSpec().daemonSet())
         .containsExactly("toolkit");
-  }
-
-  private List<RolloutStall> stalls(String namespace) {
-    return cluster.client.resources(RolloutStall.class).inNamespace(namespace).list().getItems();
-  }
-
-  private RolloutStall active(String namespace) {
-    return stalls(namespace).stream()
-        .filter(s -> s.getStatus() != null && s.getStatus().active())
-        .findFirst()
-        .orElse(null);
-  }
-
-  private List<Event> events(String namespace, String name, String reason) {
-    return cluster.client.v1().events().inNamespace(namespace).list().getItems().stream()
-        .filter(e -> reason.equals(e.getReason()))
-        .filter(e -> name.equals(e.getInvolvedObject().getName()))
-        .toList();
   }
 }
