@@ -1,0 +1,62 @@
+package dev.stallwatch.realcluster;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.TemplateCommand;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Installs the chart in {@code deploy/helm/stallwatch} into the real API server: {@code helm
+ * template} (helm-java) applied with kubectl, into a namespace that enforces the restricted Pod
+ * Security Standard, with the CRD from {@code crd/} applied first (what {@code helm install} does
+ * with the chart's crds/ folder).
+ */
+public record ChartInstall(String release, String namespace, Map<String, String> values) {
+  static final Path CHART = RealCluster.PROJECT.resolve("deploy/helm/stallwatch");
+  static final Path CRD = RealCluster.PROJECT.resolve("crd/rolloutstalls.stallwatch.dev-v1.yml");
+
+  /** The ServiceAccount (and ClusterRole) name the chart gives this release. */
+  public String fullname() {
+    return release.contains("stallwatch") ? release : release + "-stallwatch";
+  }
+
+  /** What {@code helm template} renders for this release. */
+  public String render(RealCluster cluster) {
+    TemplateCommand template =
+        new Helm(CHART)
+            .template()
+            .withName(release)
+            .withNamespace(namespace)
+            .withKubeVersion(cluster.serverVersion());
+    values.forEach(template::set);
+    return template.call();
+  }
+
+  /** Creates the namespace (restricted), the CRD and every object of the chart; returns output. */
+  public String install(RealCluster cluster) {
+    String namespaceYaml =
+        """
+        apiVersion: v1
+        kind: Namespace
+        metadata:
+          name: %s
+          labels:
+            pod-security.kubernetes.io/enforce: restricted
+            pod-security.kubernetes.io/enforce-version: latest
+            pod-security.kubernetes.io/warn: restricted
+        """
+            .formatted(namespace);
+    cluster.kubectlWithInput(namespaceYaml, "apply", "-f", "-").ok();
+    cluster.kubectl("apply", "--server-side", "-f", CRD.toString()).ok();
+    cluster.kubectl("wait", "--for=condition=Established", "crd/rolloutstalls.stallwatch.dev").ok();
+    return cluster
+        .kubectlWithInput(render(cluster), "apply", "-n", namespace, "-f", "-")
+        .ok()
+        .output();
+  }
+
+  /** A kubeconfig that authenticates as this release's ServiceAccount. */
+  public Path serviceAccountKubeconfig(RealCluster cluster, Path target) {
+    return cluster.serviceAccountKubeconfig(namespace, fullname(), target);
+  }
+}

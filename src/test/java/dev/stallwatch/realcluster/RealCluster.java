@@ -1,0 +1,293 @@
+package dev.stallwatch.realcluster;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real control plane on loopback — etcd, kube-apiserver, kube-controller-manager, kube-scheduler
+ * and kwok — started by {@code src/test/realcluster/cluster.sh} with this JVM as its owner: the
+ * script's supervisor stops every process it started when {@link #close()} runs, and also when this
+ * JVM dies without running it.
+ */
+public final class RealCluster
+    implements AutoCloseable,
+        org.junit.jupiter.api.extension.ExtensionContext.Store.CloseableResource {
+  static final Path PROJECT = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
+  static final Path SCRIPTS = PROJECT.resolve("src/test/realcluster");
+
+  /** Set to {@code true} (CI) to fail instead of skipping when the control plane is not built. */
+  static final String REQUIRE = "STALLWATCH_REQUIRE_REAL_CLUSTER";
+
+  private final Path dir;
+  private final Path bin;
+  private final KubernetesClient admin;
+
+  private RealCluster(Path dir, Path bin) {
+    this.dir = dir;
+    this.bin = bin;
+    this.admin =
+        new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(kubeconfig()))).build();
+  }
+
+  /**
+   * The folder of the built binaries: {@code STALLWATCH_REALCLUSTER_BIN}, else the build script's
+   * cache folder for the pinned versions; null when they are not all there.
+   */
+  static Path binaries() {
+    String given = System.getenv("STALLWATCH_REALCLUSTER_BIN");
+    Path bin;
+    if (given != null && !given.isBlank()) {
+      bin = Path.of(given);
+    } else {
+      Properties versions = new Properties();
+      try (var in = Files.newBufferedReader(SCRIPTS.resolve("versions.env"))) {
+        versions.load(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      String cache = System.getenv("STALLWATCH_REALCLUSTER_CACHE");
+      Path root =
+          cache != null && !cache.isBlank()
+              ? Path.of(cache)
+              : Path.of(System.getProperty("user.home"), ".cache/stallwatch/realcluster");
+      bin =
+          root.resolve(
+                  "k8s-%s_etcd-%s_kwok-%s"
+                      .formatted(
+                          versions.getProperty("KUBERNETES_VERSION"),
+                          versions.getProperty("ETCD_VERSION"),
+                          versions.getProperty("KWOK_VERSION")))
+              .resolve("bin");
+    }
+    for (String b :
+        List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl")) {
+      if (!Files.isExecutable(bin.resolve(b))) {
+        return null;
+      }
+    }
+    return Files.isExecutable(bin.resolve("kwok")) ? bin : null;
+  }
+
+  /** Starts a cluster in {@code dir} with {@code nodes} fake nodes, {@code gpuNodes} with GPUs. */
+  static RealCluster start(Path dir, Path bin, int nodes, int gpuNodes) {
+    List<String> command =
+        List.of(
+            "bash",
+            SCRIPTS.resolve("cluster.sh").toString(),
+            "start",
+            "--dir",
+            dir.toString(),
+            "--bin",
+            bin.toString(),
+            "--nodes",
+            String.valueOf(nodes),
+            "--gpu-nodes",
+            String.valueOf(gpuNodes),
+            "--owner-pid",
+            String.valueOf(ProcessHandle.current().pid()));
+    Result started = Result.run(command, Map.of(), Duration.ofMinutes(4));
+    if (started.code() != 0) {
+      throw new IllegalStateException("real cluster did not start: " + started.output().strip());
+    }
+    return new RealCluster(dir, bin);
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public Path kubeconfig() {
+    return dir.resolve("kubeconfig");
+  }
+
+  public Path logs() {
+    return dir.resolve("logs");
+  }
+
+  /** A client with cluster-admin rights (the test's own hands, not the operator's). */
+  public KubernetesClient admin() {
+    return admin;
+  }
+
+  public Path kubectlBinary() {
+    return bin.resolve("kubectl");
+  }
+
+  /** The API server's version without the leading v, e.g. {@code 1.36.3}. */
+  public String serverVersion() {
+    var v = admin.getKubernetesVersion();
+    return v.getGitVersion().replaceFirst("^v", "");
+  }
+
+  /** Runs the cluster's own kubectl as cluster-admin; never throws on a non-zero exit. */
+  public Result kubectl(String... args) {
+    return kubectlAs(kubeconfig(), args);
+  }
+
+  /** Runs kubectl with the given kubeconfig, e.g. one holding a ServiceAccount's token. */
+  public Result kubectlAs(Path kubeconfig, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(kubectlBinary().toString());
+    command.add("--kubeconfig=" + kubeconfig);
+    command.addAll(List.of(args));
+    return Result.run(command, Map.of(), Duration.ofMinutes(2));
+  }
+
+  /** Like {@link #kubectl} with {@code stdin} piped in (e.g. {@code apply -f -}). */
+  public Result kubectlWithInput(String stdin, String... args) {
+    List<String> command = new ArrayList<>();
+    command.add(kubectlBinary().toString());
+    command.add("--kubeconfig=" + kubeconfig());
+    command.addAll(List.of(args));
+    return Result.run(command, Map.of(), Duration.ofMinutes(2), stdin);
+  }
+
+  /**
+   * A kubeconfig for the ServiceAccount {@code namespace/name}: a token from the TokenRequest API
+   * (as a pod's projected token would be), the cluster's CA, nothing else.
+   */
+  public Path serviceAccountKubeconfig(String namespace, String name, Path target) {
+    Result token = kubectl("create", "token", name, "-n", namespace, "--duration=24h");
+    if (token.code() != 0) {
+      throw new IllegalStateException("kubectl create token " + name + ": " + token.output());
+    }
+    String cluster = admin.getConfiguration().getMasterUrl();
+    String yaml =
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: realcluster
+          cluster:
+            server: %s
+            certificate-authority: %s
+        users:
+        - name: %s
+          user:
+            token: %s
+        contexts:
+        - name: sa
+          context: {cluster: realcluster, user: %s, namespace: %s}
+        current-context: sa
+        """
+            .formatted(
+                cluster.replaceAll("/$", ""),
+                dir.resolve("pki/ca.crt"),
+                name,
+                token.output().strip(),
+                name,
+                namespace);
+    try {
+      Files.writeString(target, yaml, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return target;
+  }
+
+  /** The tail of a component's log, for assertion messages. */
+  public String logTail(String component, int lines) {
+    try {
+      List<String> all = Files.readAllLines(logs().resolve(component + ".log"));
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+
+  private boolean closed;
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    admin.close();
+    Result.run(
+        List.of("bash", SCRIPTS.resolve("cluster.sh").toString(), "stop", "--dir", dir.toString()),
+        Map.of(),
+        Duration.ofSeconds(40));
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The exit code and the merged output of a finished process. */
+  public record Result(int code, String output) {
+
+    static Result run(List<String> command, Map<String, String> env, Duration timeout) {
+      return run(command, env, timeout, null);
+    }
+
+    static Result run(
+        List<String> command, Map<String, String> env, Duration timeout, String stdin) {
+      ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+      pb.environment().putAll(env);
+      Path out = null;
+      Process p = null;
+      try {
+        out = Files.createTempFile("realcluster-", ".out");
+        pb.redirectOutput(out.toFile());
+        if (stdin == null) {
+          pb.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        }
+        p = pb.start();
+        if (stdin != null) {
+          try (var in = p.getOutputStream()) {
+            in.write(stdin.getBytes(StandardCharsets.UTF_8));
+          }
+        }
+        if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+          p.descendants().forEach(ProcessHandle::destroyForcibly);
+          p.destroyForcibly().waitFor();
+          return new Result(
+              124, "timed out after " + timeout + ": " + command + "\n" + Files.readString(out));
+        }
+        return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (p != null) {
+          p.descendants().forEach(ProcessHandle::destroyForcibly);
+          p.destroyForcibly();
+        }
+        throw new IllegalStateException("interrupted: " + command, e);
+      } finally {
+        if (out != null) {
+          try {
+            Files.deleteIfExists(out);
+          } catch (IOException ignored) {
+            // a temp file left behind is harmless
+          }
+        }
+      }
+    }
+
+    /** Fails with the command's output unless it exited 0. */
+    public Result ok() {
+      if (code != 0) {
+        throw new AssertionError("exit " + code + ": " + output);
+      }
+      return this;
+    }
+  }
+}
