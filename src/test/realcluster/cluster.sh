@@ -142,9 +142,15 @@ if [ "$cmd" = _supervise ]; then
     --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" --leader-elect=false
   await kube-scheduler 60 curl -sfk "https://127.0.0.1:$SCHEDULER_PORT/healthz"
 
-  launch kwok "$BIN/kwok" --kubeconfig "$dir/kubeconfig" --config "$KWOK_CONFIG" \
-    --manage-all-nodes=true --server-address "127.0.0.1:$KWOK_PORT" \
-    --node-ip 10.0.0.1 --node-lease-duration-seconds 40
+  # kwok plays every node's kubelet except those labelled Unreachable: a dead kubelet (no lease,
+  # no status; the node lifecycle controller turns the node Unknown). NotReady-labelled nodes stay
+  # managed and report Ready=False through a Stage. KWOK_WORKDIR keeps ~/.kwok/kwok.yaml out.
+  mkdir -p "$dir/kwok-home"
+  KWOK_WORKDIR="$dir/kwok-home" launch kwok "$BIN/kwok" --kubeconfig "$dir/kubeconfig" \
+    --config "$KWOK_CONFIG" \
+    --manage-nodes-with-label-selector 'stallwatch.dev/kwok-node-state!=Unreachable' \
+    --server-address "127.0.0.1:$KWOK_PORT" \
+    --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds 40
   await kwok 60 curl -sf "http://127.0.0.1:$KWOK_PORT/healthz"
 
   echo "$(date -u +%FT%TZ) control plane up"
@@ -166,7 +172,7 @@ if [ -f "$dir/supervisor.pid" ] && group_alive "$(cat "$dir/supervisor.pid")"; t
   fail "a cluster is already running in $dir (stop it first: $here/cluster.sh stop --dir $dir)"
 fi
 mkdir -p "$dir"; dir="$(cd "$dir" && pwd)"
-rm -rf "$dir/etcd" "$dir/logs" "$dir/pki" "$dir/ready" "$dir/failed"
+rm -rf "$dir/etcd" "$dir/logs" "$dir/pki" "$dir/kwok-home" "$dir/ready" "$dir/failed"
 mkdir -p "$dir/logs" "$dir/pki"
 
 free_ports() { python3 - "$1" <<'PY'
