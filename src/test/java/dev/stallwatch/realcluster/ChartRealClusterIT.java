@@ -3,10 +3,14 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.rollback.RollbackPolicy;
+import dev.stallwatch.rollback.RollbackRecord;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionCondition;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -63,7 +67,10 @@ class ChartRealClusterIT {
               Map.of(
                   "autoRollback.enabled", "true",
                   "replicas", "2",
-                  "leaderElection.enabled", "true")),
+                  "leaderElection.enabled", "true",
+                  // short enough for a test; neither touches RBAC
+                  "operator.stallAfter", OperatorProcess.STALL_AFTER,
+                  "autoRollback.after", "10s")),
           true,
           true,
           2);
@@ -247,6 +254,83 @@ class ChartRealClusterIT {
     assertThat(canIAs("jane", "create", "rolloutstalls.stallwatch.dev", "-n", namespace)).isFalse();
     assertThat(canIAs("jane", "delete", "rolloutstalls.stallwatch.dev", "-n", namespace)).isFalse();
     assertThat(canIAs("jane", "list", "rolloutstalls.stallwatch.dev", "-n", ELSEWHERE)).isFalse();
+  }
+
+  /**
+   * can-i shows what the chart grants; this shows it is enough: the operator, started with the
+   * arguments of the Deployment the chart created and the ServiceAccount's token alone, takes the
+   * Lease, records a stall, rolls the opted-in DaemonSet back and resolves the stall.
+   */
+  @Test
+  void theOperatorAsTheChartRunsItNeedsNoMoreThanTheChartGrants() {
+    install(STANDBY);
+    ChartInstall chart = STANDBY.chart();
+    Path token =
+        chart.serviceAccountKubeconfig(
+            cluster, cluster.dir().resolve(chart.release() + "-operator.kubeconfig"));
+    String pod = chart.release() + "-operator";
+    List<String> args = operatorArgs(STANDBY);
+    assertThat(args).contains("--auto-rollback", "--leader-election");
+
+    try (OperatorProcess operator =
+        OperatorProcess.start(
+            token, cluster.dir().resolve(pod + ".log"), pod, args.toArray(String[]::new))) {
+      await("operator ready")
+          .atMost(Scenario.WAIT)
+          .until(() -> operator.ready() || !operator.alive());
+      assertThat(operator.alive()).as(operator.output()).isTrue();
+      await("the operator holds the Lease " + LEASE + " in " + chart.namespace())
+          .atMost(Scenario.WAIT)
+          .until(() -> leaseHolder(chart.namespace()), h -> h != null && h.startsWith(pod));
+
+      Scenario s = Scenario.create(cluster, "chart-rollback", 3, 0);
+      s.rollOut(
+          "agent",
+          "example.com/agent:v1",
+          b -> b.editMetadata().addToAnnotations(RollbackPolicy.OPT_IN, "true").endMetadata());
+      cluster
+          .kubectl(
+              "set",
+              "image",
+              "-n",
+              s.namespace(),
+              "daemonset/agent",
+              "agent=" + Scenario.UNPULLABLE + "agent:v2")
+          .ok();
+
+      await("the operator rolls agent back")
+          .atMost(Scenario.WAIT)
+          .until(
+              () -> s.daemonSet("agent").getMetadata().getAnnotations(),
+              a -> a.containsKey(RollbackRecord.TO_ANNOTATION));
+      assertThat(
+              s.daemonSet("agent")
+                  .getSpec()
+                  .getTemplate()
+                  .getSpec()
+                  .getContainers()
+                  .get(0)
+                  .getImage())
+          .isEqualTo("example.com/agent:v1");
+      s.awaitComplete("agent");
+      assertThat(s.awaitResolved()).hasSize(1);
+      assertThat(s.events("agent", StallEvents.STALLED)).hasSize(1);
+      assertThat(s.events("agent", StallEvents.ROLLED_BACK)).hasSize(1);
+      assertThat(operator.output()).doesNotContainIgnoringCase("forbidden");
+    }
+  }
+
+  /** The operator's arguments in the Deployment on the API server, but its own metrics port. */
+  private static List<String> operatorArgs(Release r) {
+    List<String> args =
+        deployment(r).getSpec().getTemplate().getSpec().getContainers().get(0).getArgs();
+    assertThat(args).first().isEqualTo("operator");
+    return args.stream().skip(1).filter(a -> !a.startsWith("--metrics-port=")).toList();
+  }
+
+  private static String leaseHolder(String namespace) {
+    Lease lease = cluster.admin().leases().inNamespace(namespace).withName(LEASE).get();
+    return lease == null || lease.getSpec() == null ? null : lease.getSpec().getHolderIdentity();
   }
 
   /**
