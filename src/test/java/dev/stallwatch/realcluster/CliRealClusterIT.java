@@ -38,6 +38,8 @@ class CliRealClusterIT {
 
   static final String STALL_AFTER = "10s";
 
+  static final String REVISION_HASH = "controller-revision-hash";
+
   static RealCluster cluster;
 
   @BeforeAll
@@ -155,6 +157,12 @@ class CliRealClusterIT {
   void undoRestoresThePreviousRevisionAndTheRealControllerRollsEveryNodeBackToIt() {
     Scenario s = stalledScenario("cli-undo");
     String stuck = unpullableNode(s);
+    String v1Hash =
+        livePods(s).stream()
+            .filter(p -> V1.equals(image(p)))
+            .map(p -> p.getMetadata().getLabels().get(REVISION_HASH))
+            .findFirst()
+            .orElseThrow();
 
     RealCluster.Result undo = stallwatch("undo", "ds/" + DS, "-n", s.namespace());
 
@@ -167,12 +175,26 @@ class CliRealClusterIT {
 
     RealCluster.Result wait = stallwatchWait(s);
     assertThat(wait.code()).as(wait.output()).isZero();
-    assertThat(wait.output()).contains("rollout Complete: 3 nodes run revision");
+    // The controller takes the restored template back under its old ControllerRevision, renumbered
+    // 3 (as after kubectl rollout undo): every node runs revision 1's hash again.
+    assertThat(wait.output()).contains("rollout Complete: 3 nodes run revision 3 (" + v1Hash + ")");
+    assertThat(
+            cluster
+                .admin()
+                .apps()
+                .controllerRevisions()
+                .inNamespace(s.namespace())
+                .withLabel(REVISION_HASH, v1Hash)
+                .list()
+                .getItems())
+        .singleElement()
+        .satisfies(r -> assertThat(r.getRevision()).isEqualTo(3L));
     assertThat(livePods(s))
         .hasSize(3)
         .allSatisfy(
             p -> {
               assertThat(image(p)).isEqualTo(V1);
+              assertThat(p.getMetadata().getLabels()).containsEntry(REVISION_HASH, v1Hash);
               assertThat(ready(p)).as(p.getMetadata().getName() + " Ready").isTrue();
             });
     assertThat(livePods(s).stream().map(p -> p.getSpec().getNodeName())).contains(stuck);
