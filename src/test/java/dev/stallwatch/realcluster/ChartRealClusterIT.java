@@ -29,7 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * field validation, structural CRD schema, RBAC), its Deployment's pods are created by the real
  * ReplicaSet controller in a namespace that enforces the restricted Pod Security Standard, and the
  * ServiceAccount may do exactly what the README promises — asked of the API server with {@code
- * kubectl auth can-i}, authenticated by the ServiceAccount's own token.
+ * kubectl auth can-i}, authenticated by the ServiceAccount's own token — and that is enough for the
+ * operator run with the Deployment's own arguments.
  *
  * <p>Releases and namespaces of their own, so they never meet the default release {@code
  * stallwatch} in {@code stallwatch-system} that the operator ITs install.
@@ -104,8 +105,8 @@ class ChartRealClusterIT {
   void theApiServerAcceptsEveryObjectTheChartRenders(Release r) {
     String applied = install(r);
 
-    // kubectl apply validates fields strictly on the server (its default since 1.27): an unknown
-    // or misplaced field would have failed the install, a deprecated API would warn here.
+    // kubectl apply validates fields strictly on the server (kubectl's default --validate=strict):
+    // an unknown or misplaced field would have failed the install, a deprecated API warns here.
     assertThat(applied).doesNotContainIgnoringCase("warning");
     String rendered = r.chart().render(cluster);
     RealCluster.Result present =
