@@ -243,6 +243,7 @@ ENV
 
 setsid bash "$here/cluster.sh" _supervise --dir "$dir" </dev/null >/dev/null 2>&1 &
 echo "$!" > "$dir/supervisor.pid"
+disown "$!" # its end (it kills its own group) is no job report of ours
 trap 'stop_cluster' INT TERM
 
 deadline=$(( $(date +%s) + timeout ))
