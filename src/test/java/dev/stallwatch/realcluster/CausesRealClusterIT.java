@@ -63,14 +63,7 @@ class CausesRealClusterIT {
 
     edit(
         s,
-        ds ->
-            ds.getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getResources()
-                .setLimits(Map.of("nvidia.com/gpu", new Quantity("8"))));
+        ds -> container(ds).getResources().setLimits(Map.of("nvidia.com/gpu", new Quantity("8"))));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("InsufficientResources");
@@ -100,7 +93,7 @@ class CausesRealClusterIT {
         s,
         ds -> {
           ds.getSpec().getTemplate().getSpec().setTolerations(List.of());
-          ds.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(V1 + "-1");
+          container(ds).setImage(V1 + "-1");
         });
 
     RolloutStall stall = s.awaitActiveStall();
@@ -121,7 +114,7 @@ class CausesRealClusterIT {
     s.label(down, "stallwatch.dev/kwok-node-state", "Unreachable");
     await(down + " Unknown").atMost(Scenario.WAIT).until(() -> !s.nodeReady(down));
 
-    edit(s, ds -> ds.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(V1 + "-1"));
+    edit(s, ds -> container(ds).setImage(V1 + "-1"));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("NodeUnavailable");
@@ -133,15 +126,7 @@ class CausesRealClusterIT {
     Scenario s = Scenario.create(cluster, "crashloop", 3, 0);
     s.rollOut(DS, V1, b -> b);
 
-    edit(
-        s,
-        ds ->
-            ds.getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .setImage("example.com/node-agent:v2-crashloop"));
+    edit(s, ds -> container(ds).setImage("example.com/node-agent:v2-crashloop"));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("CrashLoop");
@@ -154,15 +139,7 @@ class CausesRealClusterIT {
     Scenario s = Scenario.create(cluster, "never-ready", 3, 0);
     s.rollOut(DS, V1, b -> b);
 
-    edit(
-        s,
-        ds ->
-            ds.getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .setImage("example.com/node-agent:v2-neverready"));
+    edit(s, ds -> container(ds).setImage("example.com/node-agent:v2-neverready"));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("NotReady");
@@ -198,7 +175,7 @@ class CausesRealClusterIT {
     edit(
         s,
         ds -> {
-          var c = ds.getSpec().getTemplate().getSpec().getContainers().get(0);
+          var c = container(ds);
           c.setImage(V1 + "-1");
           c.setPorts(
               List.of(
@@ -208,6 +185,11 @@ class CausesRealClusterIT {
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("Unschedulable");
     assertThat(stall.getStatus().node()).isEqualTo(busy);
+  }
+
+  /** The DaemonSet template's one container. */
+  private static io.fabric8.kubernetes.api.model.Container container(DaemonSet ds) {
+    return ds.getSpec().getTemplate().getSpec().getContainers().get(0);
   }
 
   private static void edit(Scenario s, java.util.function.Consumer<DaemonSet> change) {
