@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.operator.crd.RolloutStall;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -188,11 +190,11 @@ class CausesRealClusterIT {
   }
 
   /** The DaemonSet template's one container. */
-  private static io.fabric8.kubernetes.api.model.Container container(DaemonSet ds) {
+  private static Container container(DaemonSet ds) {
     return ds.getSpec().getTemplate().getSpec().getContainers().get(0);
   }
 
-  private static void edit(Scenario s, java.util.function.Consumer<DaemonSet> change) {
+  private static void edit(Scenario s, Consumer<DaemonSet> change) {
     cluster
         .admin()
         .apps()
