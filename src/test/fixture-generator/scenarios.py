@@ -646,10 +646,11 @@ def status_arithmetic():
                    "namespace": "monitoring", "name": "node-exporter", "phase": "Stalled",
                    "cause": "Unknown", "reason": "NoPod", "stalledNodes": ["node-c"],
                    "counts": counts(3, 2, 2, 2, 2, misscheduled=1),
+                   "evidence": "Partial", "missing": ["node node-gone is not in the input"],
                    "nodes": {"node-a": {"standing": "updated", "state": "Running"},
                              "node-b": {"standing": "updated"},
                              "win-1": {"standing": "notDesired"},
-                             "node-gone": {"standing": "notDesired"}}}]})
+                             "node-gone": {"standing": "unknown"}}}]})
 
 
 @scenario
@@ -711,6 +712,75 @@ def brand_new_daemonset_cannot_pull():
                    "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
                    "stalledNodes": ["gpu-node-1", "gpu-node-2", "gpu-node-3"],
                    "oldRevision": None, "counts": counts(3, 3, 0, 3, 0)}]})
+
+
+# ---------------------------------------------------------------- evidence: what the input lacks
+
+
+@scenario
+def daemonset_only_status_incomplete():
+    ds, r1, r2 = toolkit_rollout()
+    objs = [ds.obj(status_of(2, 2, 1, 1, 1, observed=2))]
+    return doc("A plain `kubectl get ds -o json`: no pods, no nodes. Nothing can be recounted, so the "
+               "verdict follows .status, which says 1 of 2 available — never Complete, and the "
+               "message says what the input lacks.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "reason": "StatusIncomplete",
+                   "evidence": "StatusOnly", "missing": ["the input holds no Node objects"],
+                   "message": ".status reports 1 of 2 desired nodes updated, 1 available; the "
+                              "input holds no Node objects, so stallwatch cannot recount which "
+                              "node holds the rollout"}]})
+
+
+@scenario
+def daemonset_only_status_complete():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    objs = [ds.obj(status_of(3, 3, 3, 3, 3, observed=2))]
+    return doc("Only the DaemonSet, whose .status says every node is updated and available: "
+               "Complete on .status's word, with evidence StatusOnly.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "reason": "RolloutComplete",
+                   "evidence": "StatusOnly"}]})
+
+
+@scenario
+def pods_without_nodes():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    r2.created = -70
+    pods = [pod(ds, r2, "gpu-node-1", -65, "ready"), pod(ds, r2, "gpu-node-2", -60, "notready"),
+            old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 2, 2, observed=2))] + pods + [r1.obj(), r2.obj()]
+    return doc("What a user without node-list rights dumps: the DaemonSet and its pods, no Node. "
+               "The new pod on gpu-node-2 has not been Ready for an hour and .status says a node "
+               "is still to be updated: the pod holds the rollout back (never 'not desired'), "
+               "Stalled, with evidence StatusOnly.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady",
+                   "stalledNodes": ["gpu-node-2"], "evidence": "StatusOnly",
+                   "nodes": {"gpu-node-1": {"standing": "unknown", "revision": "new"},
+                             "gpu-node-2": {"standing": "stuck", "cause": "NotReady"},
+                             "gpu-node-3": {"standing": "unknown", "revision": "old"}}}]})
+
+
+@scenario
+def node_without_kind():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    r2.created = -70
+    nodes = gpu_nodes()
+    del nodes[1]["kind"]
+    pods = [pod(ds, r2, "gpu-node-1", -65, "ready"), pod(ds, r2, "gpu-node-2", -60, "notready"),
+            pod(ds, r2, "gpu-node-3", -55, "ready")]
+    objs = [ds.obj(status_of(3, 3, 2, 3, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("gpu-node-2 is in the dump without `kind`, so it cannot be read. Its new pod has not "
+               "been Ready for an hour: the node is unknown, not 'not desired'; the verdict is "
+               "Partial and Stalled (never Complete), and the unreadable object is an input "
+               "error (exit 2).",
+               0, objs, {"exitCode": 2, "stderr": "object gpu-node-2 has no kind",
+                         "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady",
+                   "stalledNodes": ["gpu-node-2"], "evidence": "Partial",
+                   "missing": ["node gpu-node-2 could not be read"],
+                   "nodes": {"gpu-node-2": {"standing": "stuck", "cause": "NotReady"}}}]})
 
 
 def main():

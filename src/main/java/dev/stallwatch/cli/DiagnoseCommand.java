@@ -168,10 +168,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
   private static void warnAboutMissingKinds(Dump dump, PrintWriter err) {
     if (dump.nodes().isEmpty()) {
       err.println(
-          "warning: the input holds no Node objects, so DESIRED is 0; dump them too:"
+          "warning: the input holds no Node objects, so nothing can be recounted and verdicts"
+              + " follow .status (evidence StatusOnly); dump them too:"
               + " kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json");
     } else if (dump.pods().isEmpty()) {
-      err.println("warning: the input holds no Pod objects; every node will show no pod");
+      err.println(
+          "warning: the input holds no Pod objects, so verdicts follow .status (evidence"
+              + " Partial)");
     }
     if (dump.revisions().isEmpty()) {
       err.println(

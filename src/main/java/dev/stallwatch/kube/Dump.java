@@ -13,6 +13,9 @@ import java.util.Map;
  *
  * @param ignored kinds that were skipped, with their counts, in order of first appearance
  * @param errors one line per problem, naming the file (and document or item) and the object
+ * @param unreadableNodes names of objects that may be Nodes but could not be read (a Node that
+ *     cannot be mapped, a cluster-scoped object without {@code kind}): a pod on one of them makes
+ *     the verdict Partial rather than letting the node pass as "not desired"
  */
 public record Dump(
     List<Entry<DaemonSet>> daemonSets,
@@ -20,15 +23,29 @@ public record Dump(
     List<Entry<Node>> nodes,
     List<Entry<ControllerRevision>> revisions,
     Map<String, Integer> ignored,
-    List<String> errors) {
+    List<String> errors,
+    java.util.Set<String> unreadableNodes) {
 
   public Dump {
+    unreadableNodes =
+        unreadableNodes == null ? java.util.Set.of() : java.util.Set.copyOf(unreadableNodes);
     daemonSets = List.copyOf(daemonSets);
     pods = List.copyOf(pods);
     nodes = List.copyOf(nodes);
     revisions = List.copyOf(revisions);
     ignored = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(ignored));
     errors = List.copyOf(errors);
+  }
+
+  /** A dump whose objects could all be told apart. */
+  public Dump(
+      List<Entry<DaemonSet>> daemonSets,
+      List<Entry<Pod>> pods,
+      List<Entry<Node>> nodes,
+      List<Entry<ControllerRevision>> revisions,
+      Map<String, Integer> ignored,
+      List<String> errors) {
+    this(daemonSets, pods, nodes, revisions, ignored, errors, java.util.Set.of());
   }
 
   /** An object and where it was read: {@code dump.json items[3]}, {@code all.yaml document 2}. */

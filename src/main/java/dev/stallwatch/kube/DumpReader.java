@@ -68,7 +68,14 @@ public final class DumpReader {
       }
       readDocuments(name, text, out);
     }
-    return new Dump(out.daemonSets, out.pods, out.nodes, out.revisions, out.ignored, out.errors);
+    return new Dump(
+        out.daemonSets,
+        out.pods,
+        out.nodes,
+        out.revisions,
+        out.ignored,
+        out.errors,
+        out.unreadableNodes);
   }
 
   private static void readDocuments(String name, String text, Collector out) {
@@ -191,6 +198,7 @@ public final class DumpReader {
     final List<Dump.Entry<ControllerRevision>> revisions = new ArrayList<>();
     final Map<String, Integer> ignored = new LinkedHashMap<>();
     final List<String> errors = new ArrayList<>();
+    final Set<String> unreadableNodes = new java.util.TreeSet<>();
     final Set<String> seen = new HashSet<>();
 
     /**
@@ -214,6 +222,11 @@ public final class DumpReader {
       }
       if (kind.isEmpty()) {
         errors.add(origin + ": object " + nameOf(node) + "has no kind");
+        // Without a namespace it may well be a Node: its pods must not pass as "not desired".
+        String name = node.path("metadata").path("name").asText("");
+        if (!name.isEmpty() && node.path("metadata").path("namespace").asText("").isEmpty()) {
+          unreadableNodes.add(name);
+        }
         return;
       }
       JsonNode items = node.get("items");
@@ -241,6 +254,9 @@ public final class DumpReader {
       } catch (JsonProcessingException | IllegalArgumentException e) {
         errors.add(
             origin + ": " + kind + " " + nameOf(node) + "cannot be read: " + fieldProblem(e));
+        if (type == Node.class && !node.path("metadata").path("name").asText("").isEmpty()) {
+          unreadableNodes.add(node.path("metadata").path("name").asText());
+        }
         return;
       }
       if (object.getMetadata() == null || object.getMetadata().getName() == null) {

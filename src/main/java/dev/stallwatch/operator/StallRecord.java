@@ -54,6 +54,7 @@ public final class StallRecord {
             cause,
             verdict.reason(),
             verdict.message(),
+            verdict.evidence().name(),
             revision(verdict.oldRevision()),
             revision(verdict.newRevision()),
             counts == null ? null : stallCounts(counts),
@@ -85,7 +86,7 @@ public final class StallRecord {
             ? previous
             : new RolloutStallStatus(
                 null, null, List.of(), 0, null, null, null, null, null, null, null, null, null,
-                null, null, null, List.of());
+                null, null, null, null, List.of());
     return new RolloutStallStatus(
         RolloutStallStatus.RESOLVED,
         base.node(),
@@ -94,6 +95,7 @@ public final class StallRecord {
         base.cause(),
         base.reason(),
         base.message(),
+        base.evidence(),
         base.oldRevision(),
         base.newRevision(),
         base.counts(),

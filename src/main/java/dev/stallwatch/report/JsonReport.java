@@ -66,6 +66,9 @@ public final class JsonReport {
     o.put("cause", v.cause() == null ? null : v.cause().name());
     o.put("reason", v.reason());
     o.put("message", v.message());
+    o.put("evidence", v.evidence().name());
+    ArrayNode missing = o.putArray("missing");
+    v.missing().forEach(missing::add);
     ArrayNode stalled = o.putArray("stalledNodes");
     v.stalledNodes().forEach(stalled::add);
     o.put("stalledSince", time(v.stalledSince()));

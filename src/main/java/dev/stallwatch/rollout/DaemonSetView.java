@@ -69,6 +69,19 @@ public record DaemonSetView(
       int numberUnavailable,
       int numberMisscheduled) {
 
+    /**
+     * Whether {@code .status} itself says the rollout is done: the controller observed {@code
+     * generation}, and updated = available = desired = current, with nothing misscheduled.
+     */
+    public boolean reportsComplete(long generation) {
+      return observedGeneration != null
+          && observedGeneration >= generation
+          && updatedNumberScheduled == desiredNumberScheduled
+          && numberAvailable == desiredNumberScheduled
+          && currentNumberScheduled == desiredNumberScheduled
+          && numberMisscheduled == 0;
+    }
+
     /** The reported numbers in the analyzer's own shape, to put beside the recomputed ones. */
     public Counts counts() {
       return new Counts(

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -27,18 +28,25 @@ final class NodeAssessor {
   private final AnalyzerSettings settings;
   private final StallMemory memory;
   private final Instant now;
+  private final Predicate<String> nodeGone;
 
+  /**
+   * @param nodeGone whether a node the input lacks is known to be gone from the cluster (the input
+   *     listed the nodes and could read them all), rather than merely unseen
+   */
   NodeAssessor(
       DaemonSetView ds,
       RevisionSplit split,
       AnalyzerSettings settings,
       StallMemory memory,
-      Instant now) {
+      Instant now,
+      Predicate<String> nodeGone) {
     this.ds = ds;
     this.split = split;
     this.settings = settings;
     this.memory = memory;
     this.now = now;
+    this.nodeGone = nodeGone;
   }
 
   /** The node's pods grouped by what the rollout sees in them. */
@@ -84,32 +92,45 @@ final class NodeAssessor {
   /**
    * Assesses a node outside DESIRED; empty when the node does not concern the rollout.
    *
-   * @param node null when a pod targets a node that is not in the input
    * @param workLeft whether some desired node is not yet updated
    */
   Optional<Assessment> notDesired(
-      String nodeName,
-      NodeView node,
-      NodeEligibility.Fit fit,
-      List<PodView> pods,
-      boolean workLeft) {
+      NodeView node, NodeEligibility.Fit fit, List<PodView> pods, boolean workLeft) {
     NodePods p = group(pods);
     PodTemplateView oldTemplate = split.oldTemplate();
-    if (node != null && oldTemplate != null && NodeEligibility.shouldRun(node, oldTemplate)) {
+    if (oldTemplate != null && NodeEligibility.shouldRun(node, oldTemplate)) {
       return Optional.of(excluded(node, fit, p));
     }
     if (p.isEmpty()) {
       return Optional.empty();
     }
-    boolean unavailablePod =
-        !p.terminating().isEmpty()
-            || Stream.concat(p.liveNew().stream(), p.liveOld().stream())
-                .anyMatch(pod -> !available(pod));
-    if (workLeft && unavailablePod) {
-      return Optional.of(holding(nodeName, node, p));
+    if (workLeft && holdsUnavailablePod(p)) {
+      return Optional.of(holding(node.name(), node, p));
     }
     PodView shown = first(p.liveNew(), p.liveOld(), p.terminating());
-    return Optional.of(plain(nodeName, shown, revisionOf(p), Standing.NOT_DESIRED));
+    return Optional.of(plain(node.name(), shown, revisionOf(p), Standing.NOT_DESIRED));
+  }
+
+  /**
+   * Assesses a node the input lacks but a pod of the DaemonSet targets: whether it should run the
+   * DaemonSet is unknown, so it is never "not desired". Its pod holds the rollout back as on a node
+   * outside DESIRED.
+   *
+   * @param workLeft whether some desired node is not yet updated, as far as the input tells
+   */
+  Assessment unseen(String nodeName, List<PodView> pods, boolean workLeft) {
+    NodePods p = group(pods);
+    if (workLeft && holdsUnavailablePod(p)) {
+      return holding(nodeName, null, p);
+    }
+    PodView shown = first(p.liveNew(), p.liveOld(), p.terminating());
+    return plain(nodeName, shown, revisionOf(p), Standing.UNKNOWN);
+  }
+
+  private boolean holdsUnavailablePod(NodePods p) {
+    return !p.terminating().isEmpty()
+        || Stream.concat(p.liveNew().stream(), p.liveOld().stream())
+            .anyMatch(pod -> !available(pod));
   }
 
   private Assessment excluded(NodeView node, NodeEligibility.Fit fit, NodePods p) {
@@ -147,14 +168,15 @@ final class NodeAssessor {
     boolean stuck = since != null && !now.isBefore(since.plus(settings.stallAfter()));
     CauseRules.Finding finding =
         CauseRules.explain(
-            new CauseRules.Evidence(
+            new CauseRules.Facts(
                 nodeName,
                 node,
                 shown,
                 p.terminating(),
                 ds.minReadySeconds(),
                 now,
-                settings.stallAfter()));
+                settings.stallAfter(),
+                node == null && nodeGone.test(nodeName)));
     NodeRow row =
         new NodeRow(
             nodeName,

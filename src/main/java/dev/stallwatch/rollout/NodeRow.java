@@ -57,6 +57,12 @@ public record NodeRow(
     /** Dropped from DESIRED by the new template although the old one would run there. */
     EXCLUDED,
     /** Outside DESIRED and holds no pod of the DaemonSet (or a pod the rollout does not need). */
-    NOT_DESIRED
+    NOT_DESIRED,
+    /**
+     * Not in the input (or unreadable), yet a pod of the DaemonSet targets it: whether it should
+     * run the DaemonSet is unknown. Its pod does not hold the rollout back (else it is
+     * updating/stuck).
+     */
+    UNKNOWN
   }
 }

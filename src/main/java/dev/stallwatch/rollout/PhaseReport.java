@@ -13,10 +13,23 @@ record PhaseReport(Phase phase, String reason, String message) {
       List<NodeRow> rows,
       List<NodeRow> stalled,
       boolean complete,
-      boolean observedCurrent) {
+      boolean observedCurrent,
+      Coverage coverage) {
     String target = describe(split.newSummary());
     long updated = rows.stream().filter(r -> r.standing() == Standing.UPDATED).count();
     String progress = updated + " of " + counts.desired() + " nodes updated";
+    String lacking = String.join("; ", coverage.missing());
+    if (complete && !coverage.full()) {
+      DaemonSetView.Status st = ds.status();
+      return new PhaseReport(
+          Phase.Complete,
+          "RolloutComplete",
+          ".status reports all "
+              + st.desiredNumberScheduled()
+              + " desired nodes updated and available ("
+              + lacking
+              + ", so not recounted)");
+    }
     if (complete) {
       return new PhaseReport(
           Phase.Complete,
@@ -49,7 +62,9 @@ record PhaseReport(Phase phase, String reason, String message) {
       return new PhaseReport(
           Phase.Progressing,
           "StatusNotReported",
-          "the DaemonSet controller has not reported status yet; " + progress);
+          "the DaemonSet controller has not reported status yet; "
+              + progress
+              + (coverage.full() ? "" : "; " + lacking));
     }
     if (!observedCurrent) {
       return new PhaseReport(
@@ -59,7 +74,8 @@ record PhaseReport(Phase phase, String reason, String message) {
               + ds.generation()
               + " not yet observed by the DaemonSet controller (observed "
               + ds.status().observedGeneration()
-              + ")");
+              + ")"
+              + (coverage.full() ? "" : "; " + lacking));
     }
     NodeRow updating =
         rows.stream().filter(r -> r.standing() == Standing.UPDATING).findFirst().orElse(null);
@@ -74,7 +90,27 @@ record PhaseReport(Phase phase, String reason, String message) {
               + target
               + " ("
               + updating.reason()
-              + ")");
+              + ")"
+              + (coverage.full() ? "" : "; " + lacking));
+    }
+    if (!coverage.full()) {
+      DaemonSetView.Status st = ds.status();
+      return new PhaseReport(
+          Phase.Progressing,
+          "StatusIncomplete",
+          ".status reports "
+              + st.updatedNumberScheduled()
+              + " of "
+              + st.desiredNumberScheduled()
+              + " desired nodes updated, "
+              + st.numberAvailable()
+              + " available"
+              + (st.numberMisscheduled() > 0
+                  ? ", " + st.numberMisscheduled() + " misscheduled"
+                  : "")
+              + "; "
+              + lacking
+              + ", so stallwatch cannot recount which node holds the rollout");
     }
     return new PhaseReport(
         Phase.Progressing, "WaitingForBudget", progress + "; waiting for the rollout budget");

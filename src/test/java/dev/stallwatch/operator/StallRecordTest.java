@@ -26,6 +26,7 @@ class StallRecordTest {
     assertThat(status.node()).isEqualTo("gpu-node-1");
     assertThat(status.cause()).isEqualTo("ImagePull");
     assertThat(status.reason()).isEqualTo("ImagePullBackOff");
+    assertThat(status.evidence()).isEqualTo("Full");
     assertThat(status.nodes())
         .singleElement()
         .satisfies(

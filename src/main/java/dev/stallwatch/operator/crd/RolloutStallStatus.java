@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param cause the cause of the primary node (see the analyzer's causes)
  * @param reason the Kubernetes reason behind the cause, e.g. {@code ImagePullBackOff}
  * @param message one sentence: what holds the rollout, where, since when
+ * @param evidence {@code Full}, {@code Partial} or {@code StatusOnly}: how much of what the verdict
+ *     depends on the operator could read (see the analyzer's evidence)
  * @param ready READY/DESIRED as {@code kubectl get ds} would show it after recounting, e.g. 2/3
  * @param stalledSince when the primary node began holding the rollout back
  * @param lastObserved when the operator last wrote a change of this stall
@@ -33,6 +35,7 @@ public record RolloutStallStatus(
     String cause,
     String reason,
     String message,
+    String evidence,
     Revision oldRevision,
     Revision newRevision,
     StallCounts counts,
@@ -62,6 +65,7 @@ public record RolloutStallStatus(
         cause,
         reason,
         message,
+        evidence,
         oldRevision,
         newRevision,
         counts,
@@ -87,6 +91,7 @@ public record RolloutStallStatus(
         cause,
         reason,
         message,
+        evidence,
         oldRevision,
         newRevision,
         counts,
