@@ -783,6 +783,33 @@ def node_without_kind():
                    "nodes": {"gpu-node-2": {"standing": "stuck", "cause": "NotReady"}}}]})
 
 
+# ---------------------------------------------------------------- kinds stallwatch does not judge
+
+
+@scenario
+def kruise_daemonset_unsupported():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
+    kruise_t = template({"app": "node-agent"}, [container("agent", "example.com/agent:v2")])
+    kruise = DaemonSet("node-agent", "kube-system", kruise_t, generation=2)
+    k1 = Revision(kruise, kruise_t, 2, -30)
+    kobj = kruise.obj(status_of(3, 3, 1, 1, 1, observed=2))
+    kobj["apiVersion"] = "apps.kruise.io/v1alpha1"
+    kobj["spec"]["updateStrategy"] = {"type": "RollingUpdate", "rollingUpdate": {
+        "type": "Standard", "maxUnavailable": 1, "partition": 2, "paused": True}}
+    kpods = [pod(kruise, k1, "gpu-node-1", -30, "imagepull")]
+    objs = ([ds.obj(status_of(3, 3, 3, 3, 3, observed=2)), kobj] + pods + kpods + gpu_nodes()
+            + [r1.obj(), r2.obj()])
+    return doc("An OpenKruise Advanced DaemonSet (apps.kruise.io/v1alpha1, paused, partition 2) "
+               "beside an apps/v1 one. Its rollout follows rules stallwatch does not model, so it "
+               "is listed as unsupported, not judged; the apps/v1 DaemonSet is Complete.",
+               0, objs, {"exitCode": 0,
+                         "unsupported": [{"apiVersion": "apps.kruise.io/v1alpha1",
+                                          "kind": "DaemonSet", "namespace": "kube-system",
+                                          "name": "node-agent"}],
+                         "daemonSets": [{"name": TOOLKIT, "phase": "Complete"}]})
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
 

@@ -94,7 +94,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     Instant at = now == null ? Instant.now() : now;
     AnalyzerSettings settings = stallAfter.settings();
 
-    Dump dump = new DumpReader(System.in).read(files);
+    Dump dump = selectUnsupported(new DumpReader(System.in).read(files));
     Snapshots.Grouped grouped = Snapshots.group(dump);
     List<String> errors = new ArrayList<>(dump.errors());
     errors.addAll(grouped.errors());
@@ -108,6 +108,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     .thenComparing(s -> s.daemonSet().name()))
             .toList();
     if (selected.isEmpty()) {
+      InputSummary.unsupportedLine(dump).ifPresent(out::println);
+      out.flush();
       errors.forEach(e -> err.println("error: " + e));
       err.println("error: " + nothingSelected(grouped.snapshots(), dump));
       err.flush();
@@ -132,10 +134,12 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
     if (output == Format.json) {
       ObjectNode tree = JsonReport.tree(at, verdicts);
+      tree.set("unsupported", InputSummary.unsupportedJson(dump));
       tree.set("input", InputSummary.json(dump));
       out.print(JsonReport.render(tree));
     } else {
       out.print(TableReport.render(at, verdicts));
+      InputSummary.unsupportedLine(dump).ifPresent(line -> out.println("\n" + line));
       InputSummary.line(dump).ifPresent(line -> out.println("\n" + line));
     }
     out.flush();
@@ -147,7 +151,28 @@ public final class DiagnoseCommand implements Callable<Integer> {
     return verdicts.stream().anyMatch(RolloutVerdict::stalled) ? ExitCodes.STALLED : ExitCodes.OK;
   }
 
+  /** The dump with only the unsupported objects that -n and DAEMONSET select. */
+  private Dump selectUnsupported(Dump dump) {
+    List<Dump.Unsupported> kept =
+        dump.unsupported().stream()
+            .filter(u -> namespace == null || namespace.equals(u.namespace()))
+            .filter(u -> daemonSet == null || daemonSet.equals(u.name()))
+            .toList();
+    return new Dump(
+        dump.daemonSets(),
+        dump.pods(),
+        dump.nodes(),
+        dump.revisions(),
+        dump.ignored(),
+        dump.errors(),
+        dump.unreadableNodes(),
+        kept);
+  }
+
   private String nothingSelected(List<RolloutSnapshot> all, Dump dump) {
+    if (all.isEmpty() && !dump.unsupported().isEmpty() && dump.daemonSets().isEmpty()) {
+      return "no apps/v1 DaemonSet in the input to judge (" + InputSummary.counts(dump) + ")";
+    }
     if (all.isEmpty()) {
       return dump.daemonSets().isEmpty()
           ? "no DaemonSet in the input (" + InputSummary.counts(dump) + ")"

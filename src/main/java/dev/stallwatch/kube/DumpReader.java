@@ -75,7 +75,8 @@ public final class DumpReader {
         out.revisions,
         out.ignored,
         out.errors,
-        out.unreadableNodes);
+        out.unreadableNodes,
+        out.unsupported);
   }
 
   private static void readDocuments(String name, String text, Collector out) {
@@ -199,6 +200,7 @@ public final class DumpReader {
     final Map<String, Integer> ignored = new LinkedHashMap<>();
     final List<String> errors = new ArrayList<>();
     final Set<String> unreadableNodes = new java.util.TreeSet<>();
+    final List<Dump.Unsupported> unsupported = new ArrayList<>();
     final Set<String> seen = new HashSet<>();
 
     /**
@@ -238,12 +240,37 @@ public final class DumpReader {
         return;
       }
       switch (kind) {
-        case "DaemonSet" -> add(node, DaemonSet.class, kind, origin, daemonSets);
+        case "DaemonSet" -> {
+          if (judged(node)) {
+            add(node, DaemonSet.class, kind, origin, daemonSets);
+          } else {
+            JsonNode meta = node.path("metadata");
+            unsupported.add(
+                new Dump.Unsupported(
+                    node.path("apiVersion").asText(""),
+                    kind,
+                    meta.path("namespace").asText(""),
+                    meta.path("name").asText(""),
+                    origin));
+          }
+        }
         case "Pod" -> add(node, Pod.class, kind, origin, pods);
         case "Node" -> add(node, Node.class, kind, origin, nodes);
         case "ControllerRevision" -> add(node, ControllerRevision.class, kind, origin, revisions);
         default -> ignored.merge(kind, 1, Integer::sum);
       }
+    }
+
+    /**
+     * Only {@code apps/v1} DaemonSets follow the rules the analyzer applies (another group's
+     * DaemonSet, like OpenKruise's with its partition and pause, does not). An object without
+     * apiVersion, as in a hand-written list, is taken for apps/v1.
+     */
+    private static boolean judged(JsonNode node) {
+      JsonNode api = node.get("apiVersion");
+      return api == null
+          || api.isNull()
+          || (api.isTextual() && (api.asText().isBlank() || api.asText().trim().equals("apps/v1")));
     }
 
     private <T extends HasMetadata> void add(

@@ -232,6 +232,33 @@ class DiagnoseCommandTest {
   }
 
   @Test
+  void a_daemonset_of_another_api_is_listed_as_unsupported_not_judged() throws Exception {
+    Path kruise = dir.resolve("kruise.yaml");
+    Files.writeString(
+        kruise,
+        "apiVersion: apps.kruise.io/v1alpha1\nkind: DaemonSet\n"
+            + "metadata: {name: node-agent, namespace: kube-system, generation: 2}\n"
+            + "spec: {updateStrategy: {rollingUpdate: {partition: 2, paused: true}}}\n"
+            + "status: {desiredNumberScheduled: 3, numberAvailable: 1, observedGeneration: 2}\n");
+
+    Run alone = run("-f", kruise.toString(), "--now", NOW);
+    assertThat(alone.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(alone.out())
+        .contains(
+            "unsupported, not judged (only apps/v1 DaemonSets are):"
+                + " DaemonSet.apps.kruise.io kube-system/node-agent (apps.kruise.io/v1alpha1)");
+    assertThat(alone.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
+
+    Run beside =
+        run("-f", dump("complete.json"), "-f", kruise.toString(), "--now", NOW, "-o", "json");
+    assertThat(beside.exit()).isEqualTo(ExitCodes.OK);
+    assertThat(beside.json().get("daemonSets")).hasSize(1);
+    assertThat(beside.json().get("unsupported").get(0).get("name").asText())
+        .isEqualTo("node-agent");
+    assertNoStackTrace(beside);
+  }
+
+  @Test
   void usage_errors_exit_2_with_one_clear_line() {
     Run badNow = run("-f", dump("complete.json"), "--now", "yesterday");
     assertThat(badNow.exit()).isEqualTo(ExitCodes.USAGE);

@@ -79,6 +79,14 @@ class DiagnoseScenarioTest {
     assertThat(code).as("exit code of %s", file).isEqualTo(expect.get("exitCode").asInt());
     JsonNode actual = JSON.readTree(out.toString());
     SoftAssertions soft = new SoftAssertions();
+    if (expect.has("unsupported")) {
+      soft.assertThat(actual.get("unsupported"))
+          .as("%s: unsupported", file)
+          .isEqualTo(expect.get("unsupported"));
+      soft.assertThat(actual.get("daemonSets"))
+          .as("%s: judged", file)
+          .hasSize(expect.get("daemonSets").size());
+    }
     for (JsonNode wanted : expect.get("daemonSets")) {
       JsonNode got = find(actual.get("daemonSets"), wanted);
       soft.assertThat(got).as("%s: verdict for %s", file, wanted.get("name")).isNotNull();
