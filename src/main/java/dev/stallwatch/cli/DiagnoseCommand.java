@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
       "  0  no DaemonSet rollout is Stalled",
       "  1  at least one rollout is Stalled",
       "  2  usage or input error: a file or object could not be read (the rest is still",
-      "     reported), or no DaemonSet in the input matches -n / DAEMONSET"
+      "     reported), or no DaemonSet in the input matches -n / DAEMONSET; also any",
+      "     internal error, out of memory included (with a hint) - never 1"
     })
 public final class DiagnoseCommand implements Callable<Integer> {
 
