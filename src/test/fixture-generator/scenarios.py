@@ -783,6 +783,29 @@ def node_without_kind():
                    "nodes": {"gpu-node-2": {"standing": "stuck", "cause": "NotReady"}}}]})
 
 
+@scenario
+def unparsable_template_generation():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
+    exporter_t = template({"app": "dcgm-exporter"}, [container("exporter", "nvcr.io/nvidia/dcgm-exporter:3.3")])
+    bad = DaemonSet("dcgm-exporter", GPU_NS, exporter_t, generation=2)
+    b1 = Revision(bad, exporter_t, 2, -30)
+    bobj = bad.obj(status_of(3, 3, 3, 3, 3, observed=2))
+    bobj["metadata"]["annotations"]["deprecated.daemonset.template.generation"] = "abc"
+    bpods = [pod(bad, b1, f"gpu-node-{i}", -30, "ready") for i in (1, 2, 3)]
+    objs = ([ds.obj(status_of(3, 3, 3, 3, 3, observed=2)), bobj] + pods + bpods + gpu_nodes()
+            + [r1.obj(), r2.obj(), b1.obj()])
+    return doc("dcgm-exporter's deprecated.daemonset.template.generation reads \"abc\". Matching pods "
+               "against it would make every pod old, so the DaemonSet is invalid, named on stderr "
+               "(exit 2); the other DaemonSet is still judged.",
+               0, objs, {"exitCode": 2,
+                         "stderr": "DaemonSet gpu-operator/dcgm-exporter: metadata.annotations"
+                                   "[deprecated.daemonset.template.generation]: \"abc\" is not an "
+                                   "integer",
+                         "unsupported": [],
+                         "daemonSets": [{"name": TOOLKIT, "phase": "Complete"}]})
+
+
 # ---------------------------------------------------------------- kinds stallwatch does not judge
 
 

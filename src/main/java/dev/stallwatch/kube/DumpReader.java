@@ -280,7 +280,7 @@ public final class DumpReader {
         object = KubeJson.MAPPER.treeToValue(node, type);
       } catch (JsonProcessingException | IllegalArgumentException e) {
         errors.add(
-            origin + ": " + kind + " " + nameOf(node) + "cannot be read: " + fieldProblem(e));
+            origin + ": " + kind + " " + nameOf(node) + "cannot be read: " + fieldProblem(e, node));
         if (type == Node.class && !node.path("metadata").path("name").asText("").isEmpty()) {
           unreadableNodes.add(node.path("metadata").path("name").asText());
         }
@@ -297,22 +297,58 @@ public final class DumpReader {
       }
     }
 
-    private static String fieldProblem(Exception e) {
+    private static String fieldProblem(Exception e, JsonNode object) {
       if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
         StringBuilder path = new StringBuilder();
+        JsonNode at = object;
         for (JsonMappingException.Reference ref : jme.getPath()) {
           if (ref.getFieldName() != null) {
             path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+            at = at == null ? null : at.get(ref.getFieldName());
           } else if (ref.getIndex() >= 0) {
             path.append('[').append(ref.getIndex()).append(']');
+            at = at == null ? null : at.get(ref.getIndex());
           }
         }
-        return path + ": " + typeProblem(jme);
+        String number = at != null && at.isNumber() ? numberProblem(jme, at) : null;
+        return path + ": " + (number != null ? number : typeProblem(jme));
       }
       if (e instanceof JsonProcessingException jpe) {
         return firstLine(jpe.getOriginalMessage());
       }
       return firstLine(e.getMessage());
+    }
+
+    /**
+     * What is wrong with a number where an integer belongs, in the input's own spelling: {@code
+     * expected an integer, found 1.5}, {@code found 1e+30, out of range of a 32-bit integer}.
+     */
+    private static String numberProblem(JsonMappingException e, JsonNode found) {
+      Class<?> target = e instanceof MismatchedInputException mie ? mie.getTargetType() : null;
+      boolean wantsInteger =
+          target == Integer.class
+              || target == int.class
+              || target == Long.class
+              || target == long.class
+              || target == Short.class
+              || target == short.class;
+      if (!wantsInteger) {
+        return null;
+      }
+      // 1e30 and 1.5 as the input spells them, not Java's 1.0E30.
+      String text =
+          found.isFloatingPointNumber()
+              ? found.decimalValue().stripTrailingZeros().toString()
+              : found.toString();
+      if (!found.canConvertToExactIntegral()) {
+        return "expected an integer, found " + text;
+      }
+      boolean wide = target == Long.class || target == long.class;
+      return "expected an integer, found "
+          + text
+          + ", out of range of a "
+          + (wide ? "64" : "32")
+          + "-bit integer";
     }
 
     /** "expected a list, found a string" rather than Jackson's Java type names. */

@@ -66,7 +66,7 @@ public final class KubeViews {
     return new DaemonSetView(
         new ObjectRef(meta.getNamespace(), meta.getName(), meta.getUid()),
         meta.getGeneration() == null ? 0 : meta.getGeneration(),
-        templateGeneration(meta.getAnnotations()),
+        templateGeneration(meta.getAnnotations(), what),
         strings(meta.getAnnotations()),
         template,
         strategy(spec.getUpdateStrategy(), what),
@@ -179,7 +179,12 @@ public final class KubeViews {
     return meta;
   }
 
-  private static Long templateGeneration(Map<String, String> annotations) {
+  /**
+   * The template generation the controller wrote. One that is not an integer would make every pod
+   * look old (upstream's {@code IsPodUpdated} compares it with the pods' labels), so it is an
+   * invalid DaemonSet rather than a silent "not updated".
+   */
+  private static Long templateGeneration(Map<String, String> annotations, String what) {
     String raw = annotations == null ? null : annotations.get(TEMPLATE_GENERATION_ANNOTATION);
     if (raw == null) {
       return null;
@@ -187,7 +192,13 @@ public final class KubeViews {
     try {
       return Long.parseLong(raw.trim());
     } catch (NumberFormatException e) {
-      return null; // upstream then matches pods by revision hash only
+      throw InvalidObjectException.field(
+          what,
+          "metadata.annotations[" + TEMPLATE_GENERATION_ANNOTATION + "]",
+          "\""
+              + raw
+              + "\" is not an integer (the DaemonSet controller writes the template generation"
+              + " there; pods are matched against it)");
     }
   }
 
