@@ -465,8 +465,48 @@ def without_controller_revisions():
                    "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
                    "stalledNodes": ["gpu-node-1"], "stalledSince": at(-12),
                    "counts": counts(3, 3, 2, 1, 2),
-                   "newRevision": {"revision": None, "images": [BAD_IMAGE]},
-                   "oldRevision": {"revision": None, "images": [OLD_IMAGE]}}]})
+                   "newRevision": {"revision": None, "templateGeneration": 2, "images": [BAD_IMAGE]},
+                   "oldRevision": {"revision": None, "templateGeneration": 1, "images": [OLD_IMAGE]},
+                   "message": "rollout to revision of template generation 2 (its ControllerRevision "
+                              "is not in the input) stopped on node gpu-node-1: ImagePull: Back-off "
+                              f"pulling image \"{BAD_IMAGE}\""}]})
+
+
+@scenario
+def without_controller_revisions_hashes_from_pods():
+    ds, r1, r2 = toolkit_rollout()
+    pods = [pod(ds, r2, "gpu-node-1", -12, "imagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes()
+    return doc("No ControllerRevisions, but the pods carry controller-revision-hash: the revisions "
+               "are named by those hashes and the message says their ControllerRevisions were not "
+               "in the input — never 'revision ?'.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
+                   "newRevision": {"hash": r2.hash, "revision": None, "templateGeneration": 2},
+                   "oldRevision": {"hash": r1.hash, "revision": None, "templateGeneration": 1},
+                   "message": f"rollout to revision {r2.hash} (template generation 2; its "
+                              "ControllerRevision is not in the input) stopped on node gpu-node-1: "
+                              f"ImagePull: Back-off pulling image \"{BAD_IMAGE}\""}]})
+
+
+@scenario
+def without_controller_revisions_no_new_pod_yet():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [old_pod(ds, r1, "gpu-node-1", deletion=-9),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 0, 3, observed=2))] + pods + gpu_nodes()
+    return doc("No ControllerRevisions and no pod of the new revision yet (the old pod on "
+               "gpu-node-1 hangs in Terminating): the new revision is named by the DaemonSet's "
+               "template generation, the old one by its pods' hash.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "newRevision": {"hash": "", "revision": None, "templateGeneration": 2},
+                   "oldRevision": {"hash": r1.hash, "revision": None, "templateGeneration": 1},
+                   "message": "rollout to revision of template generation 2 (its ControllerRevision "
+                              "is not in the input) stopped on node gpu-node-1: NodeUnavailable: "
+                              f"pod {pods[0]['metadata']['name']} has been terminating since "
+                              f"{at(-9)}"}]})
 
 
 @scenario

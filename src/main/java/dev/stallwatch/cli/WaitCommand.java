@@ -268,10 +268,6 @@ public final class WaitCommand implements Callable<Integer> {
     if (r == null) {
       return "-";
     }
-    return (r.revision() == null ? "" : r.revision() + " ")
-        + "("
-        + r.hash()
-        + ")"
-        + (r.images().isEmpty() ? "" : " " + String.join(", ", r.images()));
+    return r.describe() + (r.images().isEmpty() ? "" : " " + String.join(", ", r.images()));
   }
 }

@@ -122,6 +122,7 @@ public final class JsonReport {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("hash", r.hash());
     o.put("revision", r.revision());
+    o.put("templateGeneration", r.templateGeneration());
     ArrayNode images = o.putArray("images");
     r.images().forEach(images::add);
     return o;

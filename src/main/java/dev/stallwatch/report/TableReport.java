@@ -111,6 +111,11 @@ public final class TableReport {
     }
     out.add(revisionLine("old", v.oldRevision()));
     out.add(revisionLine("new", v.newRevision()));
+    if (v.newRevision() != null && v.newRevision().revision() == null) {
+      out.add(
+          INDENT
+              + "(no ControllerRevision in the input: revisions told apart by the pods' labels)");
+    }
     out.add(
         TextTable.cut(
             INDENT
@@ -190,8 +195,13 @@ public final class TableReport {
     if (r == null) {
       return start + "-";
     }
-    start +=
-        (r.hash().isEmpty() ? "?" : r.hash()) + (r.revision() == null ? "" : " #" + r.revision());
+    // Without its ControllerRevision, the pods' labels name the revision: hash and generation.
+    String number =
+        r.revision() != null
+            ? " #" + r.revision()
+            : r.templateGeneration() != null ? " generation " + r.templateGeneration() : "";
+    String hash = r.hash().isEmpty() && number.isEmpty() ? "unknown" : r.hash();
+    start += (hash + number).strip();
     String images = r.images().isEmpty() ? "-" : String.join(", ", r.images());
     int room = Math.max(10, WIDTH - start.length() - 2);
     return start + "  " + TextTable.cut(images, room, TextTable.Cut.START);

@@ -117,10 +117,6 @@ record PhaseReport(Phase phase, String reason, String message) {
   }
 
   static String describe(RevisionSummary revision) {
-    if (revision == null) {
-      return "?";
-    }
-    String hash = revision.hash().isEmpty() ? "?" : revision.hash();
-    return revision.revision() == null ? hash : revision.revision() + " (" + hash + ")";
+    return revision == null ? "unknown (not in the input)" : revision.describe();
   }
 }
