@@ -90,7 +90,9 @@ def seed_image_pull():
                "its old pod 12 minutes ago and its new pod waits in ImagePullBackOff; READY 2/3.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "namespace": GPU_NS, "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
-                   "reason": "ImagePullBackOff", "stalledNodes": ["gpu-node-1"],
+                   "reason": "ImagePullBackOff",  "suspect": "NewRevision",
+                   "suspectReason": "the new revision's pod fails on Ready node gpu-node-1 (ImagePullBackOff)",
+                   "stalledNodes": ["gpu-node-1"],
                    "stalledSince": at(-12), "counts": counts(3, 3, 2, 1, 2),
                    "reported": counts(3, 3, 2, 1, 2),
                    "oldRevision": dict(rev(r1), images=[OLD_IMAGE]),
@@ -138,7 +140,8 @@ def insufficient_gpu():
                "PodScheduled=False Unschedulable, 'Insufficient nvidia.com/gpu'.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
-                   "reason": "Unschedulable", "stalledNodes": ["gpu-node-1"],
+                   "reason": "Unschedulable", "suspect": "NewRevision",
+                   "suspectReason": "the new revision asks for more nvidia.com/gpu than the old one (2 > 0)", "stalledNodes": ["gpu-node-1"],
                    "stalledSince": at(-9), "counts": counts(3, 3, 2, 1, 2),
                    "nodes": {"gpu-node-1": {"revision": "none", "state": "Pending",
                                             "cause": "InsufficientResources", "pod": pods[0]["metadata"]["name"]}}}]})
@@ -153,7 +156,7 @@ def kubelet_out_of_cpu():
     return doc("The kubelet rejects the new pod at admission: phase Failed, reason OutOfcpu.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
-                   "reason": "OutOfcpu", "stalledNodes": ["gpu-node-1"],
+                   "reason": "OutOfcpu", "suspect": "Node", "stalledNodes": ["gpu-node-1"],
                    "nodes": {"gpu-node-1": {"state": "OutOfcpu", "revision": "none"}}}]})
 
 
@@ -169,7 +172,7 @@ def host_port_conflict():
                "resource shortage.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "Unschedulable",
-                   "reason": "Unschedulable", "stalledNodes": ["gpu-node-1"]}]})
+                   "reason": "Unschedulable", "suspect": "Node", "stalledNodes": ["gpu-node-1"]}]})
 
 
 @scenario
@@ -181,7 +184,7 @@ def crash_loop():
     return doc("The new toolkit starts and exits 1, over and over: CrashLoopBackOff.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "CrashLoop",
-                   "reason": "CrashLoopBackOff", "stalledNodes": ["gpu-node-1"],
+                   "reason": "CrashLoopBackOff", "suspect": "NewRevision", "stalledNodes": ["gpu-node-1"],
                    "nodes": {"gpu-node-1": {"state": "CrashLoopBackOff", "revision": "none"}}}]})
 
 
@@ -242,7 +245,7 @@ def toleration_dropped():
                "gpu-node-3 keeps the old pod (NoSchedule lets it stay) — misscheduled.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "NodeExcluded",
-                   "reason": "TaintNotTolerated", "stalledNodes": ["gpu-node-3"],
+                   "reason": "TaintNotTolerated", "suspect": "NewRevision", "stalledNodes": ["gpu-node-3"],
                    "stalledSince": at(-12), "counts": counts(2, 2, 2, 2, 2, misscheduled=1),
                    "nodes": {"gpu-node-1": {"revision": "new", "standing": "updated"},
                              "gpu-node-3": {"revision": "old", "standing": "excluded",
@@ -325,7 +328,8 @@ def node_unreachable():
                "pod still uses the one unavailable slot, so gpu-node-3 never gets its turn.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
-                   "reason": "NodeStatusUnknown", "stalledNodes": ["gpu-node-2"],
+                   "reason": "NodeStatusUnknown", "suspect": "Node",
+                   "suspectReason": "node gpu-node-2 was not Ready before the rollout reached it", "stalledNodes": ["gpu-node-2"],
                    "counts": counts(2, 2, 2, 1, 2, misscheduled=1),
                    "nodes": {"gpu-node-2": {"state": "Terminating", "revision": "none",
                                             "standing": "stuck"},
@@ -343,7 +347,7 @@ def stuck_terminating_on_ready_node():
                "healthy node: the new pod is never created.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
-                   "reason": "Terminating", "stalledNodes": ["gpu-node-1"],
+                   "reason": "Terminating", "suspect": "Unknown", "stalledNodes": ["gpu-node-1"],
                    "counts": counts(3, 3, 3, 0, 3),
                    "nodes": {"gpu-node-1": {"state": "Terminating", "revision": "none"}}}]})
 
@@ -363,7 +367,7 @@ def max_surge_without_room():
     return doc("maxSurge 1 / maxUnavailable 0: the surge pod cannot fit beside the old one. The "
                "node still runs the old spec, yet it holds the rollout back.",
                0, objs, {"exitCode": 1, "daemonSets": [{
-                   "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources", "suspect": "NewRevision",
                    "stalledNodes": ["gpu-node-1"], "maxUnavailable": 0, "maxSurge": 1,
                    "counts": counts(3, 3, 3, 0, 3),
                    "nodes": {"gpu-node-1": {"revision": "old", "standing": "stuck",
@@ -380,7 +384,7 @@ def unknown_cause():
                "mounts); none of the known causes applies.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "Unknown",
-                   "reason": "ContainerCreating", "stalledNodes": ["gpu-node-1"]}]})
+                   "reason": "ContainerCreating", "suspect": "NewRevision", "stalledNodes": ["gpu-node-1"]}]})
 
 
 # ---------------------------------------------------------------- phases and edge cases
@@ -684,7 +688,7 @@ def status_arithmetic():
                "are not counted. node-c has had no pod for a day: stuck, cause unknown.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "namespace": "monitoring", "name": "node-exporter", "phase": "Stalled",
-                   "cause": "Unknown", "reason": "NoPod", "stalledNodes": ["node-c"],
+                   "cause": "Unknown", "reason": "NoPod", "suspect": "Unknown", "stalledNodes": ["node-c"],
                    "counts": counts(3, 2, 2, 2, 2, misscheduled=1),
                    "evidence": "Partial", "missing": ["node node-gone is not in the input"],
                    "nodes": {"node-a": {"standing": "updated", "state": "Running"},
@@ -754,6 +758,49 @@ def brand_new_daemonset_cannot_pull():
                    "oldRevision": None, "counts": counts(3, 3, 0, 3, 0)}]})
 
 
+# ---------------------------------------------------------------- would a rollback help? (suspect)
+
+
+@scenario
+def node_broke_after_new_pod():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    nodes = gpu_nodes()
+    nodes[0] = node("gpu-node-1", labels=GPU_LABELS, taints=[GPU_TAINT], ready="False",
+                    allocatable={"nvidia.com/gpu": "1"})  # NotReady since -20
+    pods = [pod(ds, r2, "gpu-node-1", -25, "notready"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The new toolkit pod was created on gpu-node-1 25 minutes ago and never became "
+               "Ready; 5 minutes later the node itself turned NotReady (a runtime config the new "
+               "toolkit wrote?). The node is the cause, the new revision the suspect.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "suspect": "NewRevision",
+                   "suspectReason": "node gpu-node-1 stopped being Ready after the new pod was "
+                                    "created there and before it was ever available: the new pod "
+                                    "may have broken the node",
+                   "nodes": {"gpu-node-1": {"suspect": "NewRevision"}}}]})
+
+
+@scenario
+def host_port_added():
+    new_t = toolkit_template(NEW_IMAGE)
+    new_t["spec"]["containers"][0]["ports"] = [{"containerPort": 9400, "hostPort": 9400,
+                                                "name": "metrics", "protocol": "TCP"}]
+    ds, r1, r2 = toolkit_rollout(new_template=new_t)
+    msg = ("0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, "
+           "2 node(s) didn't match Pod's node affinity/selector.")
+    pods = [pod(ds, r2, "gpu-node-1", -30, "unschedulable", message=msg),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The new revision adds hostPort 9400, which dcgm-exporter already holds: "
+               "Unschedulable, and the new revision is the suspect (the old one had no host port).",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "Unschedulable",
+                   "suspect": "NewRevision",
+                   "suspectReason": "the new revision adds host port 9400 the old one lacked"}]})
+
+
 # ---------------------------------------------------------------- evidence: what the input lacks
 
 
@@ -795,7 +842,7 @@ def pods_without_nodes():
                "is still to be updated: the pod holds the rollout back (never 'not desired'), "
                "Stalled, with evidence StatusOnly.",
                0, objs, {"exitCode": 1, "daemonSets": [{
-                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady",
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady", "suspect": "Unknown",
                    "stalledNodes": ["gpu-node-2"], "evidence": "StatusOnly",
                    "nodes": {"gpu-node-1": {"standing": "unknown", "revision": "new"},
                              "gpu-node-2": {"standing": "stuck", "cause": "NotReady"},

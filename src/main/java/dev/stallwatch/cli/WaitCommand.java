@@ -222,6 +222,16 @@ public final class WaitCommand implements Callable<Integer> {
         "  message:  "
             + (first != null && first.message() != null ? first.message() : v.message()));
     out.println("  since:    " + v.stalledSince());
+    if (v.suspect() != null) {
+      out.println(
+          "  suspect:  "
+              + v.suspect()
+              + " (rollback would help: "
+              + v.suspect().rollbackHelps()
+              + ", because "
+              + v.suspectReason()
+              + ")");
+    }
     out.println("  old:      " + revision(v.oldRevision()));
     out.println("  new:      " + revision(v.newRevision()));
     out.println();

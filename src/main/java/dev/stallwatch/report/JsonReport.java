@@ -66,6 +66,8 @@ public final class JsonReport {
     o.put("cause", v.cause() == null ? null : v.cause().name());
     o.put("reason", v.reason());
     o.put("message", v.message());
+    o.put("suspect", v.suspect() == null ? null : v.suspect().name());
+    o.put("suspectReason", v.suspectReason());
     o.put("evidence", v.evidence().name());
     ArrayNode missing = o.putArray("missing");
     v.missing().forEach(missing::add);
@@ -101,6 +103,8 @@ public final class JsonReport {
     o.put("reason", blankToNull(row.reason()));
     o.put("message", blankToNull(row.message()));
     o.put("since", time(row.since()));
+    o.put("suspect", row.suspect() == null ? null : row.suspect().name());
+    o.put("suspectReason", row.suspectReason());
     o.put("standing", standing(row.standing()));
     ArrayNode images = o.putArray("images");
     row.images().forEach(images::add);

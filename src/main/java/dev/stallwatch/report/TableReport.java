@@ -101,6 +101,17 @@ public final class TableReport {
     if (v.message() != null && !v.message().isBlank()) {
       out.addAll(wrap(v.message(), INDENT, WIDTH, MESSAGE_LINES));
     }
+    if (v.suspect() != null) {
+      out.addAll(
+          wrap(
+              "rollback would help: "
+                  + v.suspect().rollbackHelps()
+                  + ", because "
+                  + v.suspectReason(),
+              INDENT,
+              WIDTH,
+              MESSAGE_LINES));
+    }
     if (v.evidence() != Evidence.Full) {
       out.addAll(
           wrap(

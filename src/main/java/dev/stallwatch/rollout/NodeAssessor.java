@@ -147,6 +147,7 @@ final class NodeAssessor {
             + PhaseReport.describe(split.oldSummary())
             + " did";
     Instant since = split.rolloutStart();
+    SuspectRules.Suspicion suspicion = SuspectRules.excluded(node.name());
     NodeRow row =
         new NodeRow(
             node.name(),
@@ -158,7 +159,9 @@ final class NodeAssessor {
             Cause.NodeExcluded,
             reason,
             message,
-            since);
+            since,
+            suspicion.suspect(),
+            suspicion.because());
     return new Assessment(row, null);
   }
 
@@ -177,6 +180,19 @@ final class NodeAssessor {
                 now,
                 settings.stallAfter(),
                 node == null && nodeGone.test(nodeName)));
+    SuspectRules.Suspicion suspicion =
+        SuspectRules.judge(
+            new SuspectRules.Clues(
+                nodeName,
+                finding.cause(),
+                finding.reason(),
+                finding.message(),
+                node,
+                newPod(p),
+                !p.liveNew().isEmpty()
+                    && p.liveOld().stream().anyMatch(pod -> !PodAvailability.isTerminal(pod)),
+                ds.template(),
+                split.oldTemplate()));
     NodeRow row =
         new NodeRow(
             nodeName,
@@ -188,7 +204,9 @@ final class NodeAssessor {
             finding.cause(),
             finding.reason(),
             finding.message(),
-            since);
+            since,
+            suspicion.suspect(),
+            suspicion.because());
     return new Assessment(row, nextCheck(since, stuck, p));
   }
 
@@ -231,6 +249,13 @@ final class NodeAssessor {
       return now;
     }
     return start;
+  }
+
+  /** The node's oldest pod of the new revision, live or being deleted. */
+  private PodView newPod(NodePods p) {
+    return Stream.concat(p.liveNew().stream(), p.terminating().stream().filter(split::isNew))
+        .findFirst()
+        .orElse(null);
   }
 
   private Instant nextCheck(Instant since, boolean stuck, NodePods p) {

@@ -15,6 +15,9 @@ import java.util.List;
  * @param reason the Kubernetes reason behind the cause (e.g. {@code ImagePullBackOff})
  * @param message the Kubernetes message behind the cause
  * @param since since when the node holds the rollout back; null unless it does
+ * @param suspect whether the new revision or the node is to blame; null unless the node holds the
+ *     rollout back or is excluded
+ * @param suspectReason why, in words that finish "rollback would help: yes, because …"
  */
 public record NodeRow(
     String node,
@@ -26,10 +29,27 @@ public record NodeRow(
     Cause cause,
     String reason,
     String message,
-    Instant since) {
+    Instant since,
+    Suspect suspect,
+    String suspectReason) {
 
   public NodeRow {
     images = images == null ? List.of() : List.copyOf(images);
+  }
+
+  /** A row without a suspect: the node does not hold the rollout back. */
+  public NodeRow(
+      String node,
+      Revision revision,
+      String pod,
+      List<String> images,
+      String state,
+      Standing standing,
+      Cause cause,
+      String reason,
+      String message,
+      Instant since) {
+    this(node, revision, pod, images, state, standing, cause, reason, message, since, null, null);
   }
 
   /** Which revision runs on a node. Lower-case names are the contract. */

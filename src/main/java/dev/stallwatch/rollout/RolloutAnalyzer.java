@@ -184,6 +184,8 @@ public final class RolloutAnalyzer {
         rows,
         nextCheck,
         coverage.evidence(),
-        coverage.missing());
+        coverage.missing(),
+        isStalled ? stalled.get(0).suspect() : null,
+        isStalled ? stalled.get(0).suspectReason() : null);
   }
 }

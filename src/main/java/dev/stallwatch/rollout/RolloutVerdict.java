@@ -23,6 +23,8 @@ import java.util.List;
  * @param evidence how much of what the verdict depends on the input held
  * @param missing what the input lacked, one phrase each ({@code "node gpu-node-2 could not be
  *     read"}); empty with {@link Evidence#Full}
+ * @param suspect would rolling back help? That of the earliest stalled node; null unless stalled
+ * @param suspectReason why, finishing "rollback would help: yes, because …"; null unless stalled
  */
 public record RolloutVerdict(
     ObjectRef daemonSet,
@@ -43,7 +45,9 @@ public record RolloutVerdict(
     List<NodeRow> nodes,
     Instant nextCheck,
     Evidence evidence,
-    List<String> missing) {
+    List<String> missing,
+    Suspect suspect,
+    String suspectReason) {
 
   public RolloutVerdict {
     stalledNodes = stalledNodes == null ? List.of() : List.copyOf(stalledNodes);
@@ -90,7 +94,9 @@ public record RolloutVerdict(
         nodes,
         nextCheck,
         Evidence.Full,
-        List.of());
+        List.of(),
+        null,
+        null);
   }
 
   public boolean stalled() {

@@ -189,7 +189,9 @@ class TableReportTest {
             List.of(),
             null,
             dev.stallwatch.rollout.Evidence.StatusOnly,
-            List.of("the input holds no Node objects"));
+            List.of("the input holds no Node objects"),
+            null,
+            null);
 
     List<String> lines = TableReport.lines(NOW, List.of(v));
 
@@ -225,7 +227,9 @@ class TableReportTest {
             full.nodes(),
             null,
             dev.stallwatch.rollout.Evidence.Partial,
-            List.of("node node-b could not be read"));
+            List.of("node node-b could not be read"),
+            null,
+            null);
 
     assertThat(TableReport.lines(NOW, List.of(full))).hasSize(2);
     assertThat(String.join("\n", TableReport.lines(NOW, List.of(partial))))
