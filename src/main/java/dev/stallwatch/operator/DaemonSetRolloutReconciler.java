@@ -5,6 +5,7 @@ import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.AutoRollback;
+import dev.stallwatch.rollback.RollbackDecision;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollback.RollbackResult;
@@ -130,18 +131,54 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
         RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
+    String withheld = withheldRollback(ds, verdict, stalls, now);
     StallPlan plan =
         planner.plan(
             verdict,
             stalls,
             RollbackRecord.fromAnnotations(ds.getMetadata().getAnnotations()),
-            now);
+            now,
+            withheld);
     writes.apply(ds, plan, stallCache(context));
+    reportWithheld(ds, plan, stalls, withheld);
     metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
     // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
     Instant rollbackRecheck =
         plan.active() == null ? null : rollBackIfDue(ds, verdict, recordedRollbacks(stalls), now);
     return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck);
+  }
+
+  /**
+   * Why a due auto-rollback is not done — the suspect is not the new revision — or null: recorded
+   * on the stall, so that whoever opted in sees why the operator did not act.
+   */
+  private String withheldRollback(
+      DaemonSet ds, RolloutVerdict verdict, Set<RolloutStall> stalls, Instant now) {
+    if (!verdict.stalled()) {
+      return null;
+    }
+    RollbackDecision decision = autoRollback.decide(ds, verdict, recordedRollbacks(stalls), now);
+    return decision.withheld() ? decision.reason() : null;
+  }
+
+  /** One Event when a stall's withheld rollback is first recorded (or its reason changes). */
+  private void reportWithheld(
+      DaemonSet ds, StallPlan plan, Set<RolloutStall> stalls, String withheld) {
+    if (withheld == null || plan.active() == null) {
+      return;
+    }
+    String name = plan.active().getMetadata().getName();
+    String before =
+        stalls.stream()
+            .filter(s -> s.getMetadata().getName().equals(name) && s.getStatus() != null)
+            .map(s -> s.getStatus().rollbackWithheld())
+            .filter(java.util.Objects::nonNull)
+            .findFirst()
+            .orElse(null);
+    if (!withheld.equals(before)) {
+      log.info("{}/{}: {}", ds.getMetadata().getNamespace(), ds.getMetadata().getName(), withheld);
+      events.normal(ds, StallEvents.ROLLBACK_WITHHELD, withheld);
+    }
   }
 
   /**
@@ -304,6 +341,6 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       since = Instant.EPOCH;
     }
     int nodes = s.stalledNodeCount() == null ? 0 : s.stalledNodeCount();
-    return new StallMetrics.ActiveStall(s.cause(), nodes, since);
+    return new StallMetrics.ActiveStall(s.cause(), s.suspect(), nodes, since);
   }
 }
