@@ -801,6 +801,78 @@ def host_port_added():
                    "suspectReason": "the new revision adds host port 9400 the old one lacked"}]})
 
 
+# ---------------------------------------------------------------- a stall needs a rollout
+
+
+@scenario
+def outage_after_rollout_passed():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    r2.created = -90
+    nodes = gpu_nodes()
+    nodes[0] = node("gpu-node-1", labels=GPU_LABELS, taints=[GPU_TAINT], ready="False",
+                    allocatable={"nvidia.com/gpu": "1"})  # NotReady since -20, no taint yet
+    p1 = pod(ds, r2, "gpu-node-1", -80, "ready")
+    # The node controller marked the pod not Ready when the node went down; the kubelet's last
+    # report still says its container ran and was ready.
+    for c in p1["status"]["conditions"]:
+        if c["type"] in ("Ready", "ContainersReady"):
+            c.update(status="False", lastTransitionTime=at(-19))
+    pods = [p1, pod(ds, r2, "gpu-node-2", -70, "ready"), pod(ds, r2, "gpu-node-3", -60, "ready")]
+    objs = [ds.obj(status_of(3, 3, 2, 3, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The rollout finished an hour ago; 20 minutes ago gpu-node-1 stopped being Ready. "
+               "Its new pod had been available long before: an outage after the rollout passed "
+               "the node is not a rollout stall. Progressing (2 of 3 available), the message "
+               "names the node, nothing Stalled.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "reason": "NodesUnavailable",
+                   "cause": None, "stalledNodes": [],
+                   "message": "3 of 3 nodes updated; node gpu-node-1 is not Ready since after the "
+                              "rollout passed it (an outage, not a rollout stall)",
+                   "nodes": {"gpu-node-1": {"standing": "unavailable", "revision": "new",
+                                            "cause": None}}}]})
+
+
+@scenario
+def blocked_at_start():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    nodes = gpu_nodes()
+    nodes[0] = node("gpu-node-1", labels=GPU_LABELS, taints=[GPU_TAINT], ready="False",
+                    allocatable={"nvidia.com/gpu": "1"})  # NotReady since -20, no taint yet
+    down = old_pod(ds, r1, "gpu-node-1")
+    for c in down["status"]["conditions"]:
+        if c["type"] in ("Ready", "ContainersReady"):
+            c.update(status="False", lastTransitionTime=at(-19))
+    for c in down["status"]["containerStatuses"]:
+        c["ready"] = False
+    pods = [down, old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 0, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("gpu-node-1 went NotReady before the rollout of revision 2 began; its old pod is "
+               "unavailable and uses up maxUnavailable 1, so no node can start updating. Blocked "
+               "at start: Stalled on gpu-node-1 since the rollout began, NodeUnavailable, and "
+               "a rollback would not help (suspect Node).",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "suspect": "Node", "stalledNodes": ["gpu-node-1"], "stalledSince": at(-12),
+                   "nodes": {"gpu-node-1": {"standing": "stuck", "revision": "old"},
+                             "gpu-node-2": {"standing": "waiting"}}}]})
+
+
+@scenario
+def stalled_node_deleted():
+    ds, r1, r2 = toolkit_rollout()
+    nodes = gpu_nodes()[1:]
+    pods = [pod(ds, r2, "gpu-node-1", -12, "imagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(2, 2, 2, 0, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The stuck node gpu-node-1 was deleted; its broken pod lingers until pod garbage "
+               "collection. Upstream counts only existing nodes, so that pod holds nothing back: "
+               "the rollout goes on to the next node (Progressing), the evidence is Partial.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "evidence": "Partial",
+                   "stalledNodes": [],
+                   "nodes": {"gpu-node-1": {"standing": "unknown", "cause": None}}}]})
+
+
 # ---------------------------------------------------------------- evidence: what the input lacks
 
 

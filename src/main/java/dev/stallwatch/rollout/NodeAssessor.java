@@ -83,10 +83,44 @@ final class NodeAssessor {
     if (availableNew.isPresent()) {
       return plain(node.name(), availableNew.get(), Revision.NEW, Standing.UPDATED);
     }
+    // A stall needs a rollout: a new pod that was Ready before its node went down is an outage.
+    Instant down = NodeOutage.downSince(node);
+    Optional<PodView> passed =
+        p.liveNew().stream()
+            .filter(pod -> down != null && NodeOutage.readyBefore(pod, down))
+            .findFirst();
+    if (passed.isPresent()) {
+      return plain(node.name(), passed.get(), Revision.NEW, Standing.UNAVAILABLE);
+    }
     if (p.liveNew().isEmpty() && !p.liveOld().isEmpty()) {
       return plain(node.name(), p.liveOld().get(0), Revision.OLD, Standing.WAITING);
     }
     return holding(node.name(), node, p);
+  }
+
+  /**
+   * Blocked at start: a desired node whose only pod is an unavailable old one on a node that is not
+   * Ready, while the unavailable budget is used up and no node is updating, holds the rollout back
+   * (since the node went down, or the rollout began if later); empty when that is not the case.
+   */
+  Optional<Assessment> blockedAtStart(NodeView node, List<PodView> pods) {
+    NodePods p = group(pods);
+    Instant down = NodeOutage.downSince(node);
+    if (down == null
+        || !p.liveNew().isEmpty()
+        || !p.terminating().isEmpty()
+        || p.liveOld().isEmpty()
+        || p.liveOld().stream().anyMatch(this::available)) {
+      return Optional.empty();
+    }
+    Instant start = split.rolloutStart();
+    Instant since = start != null && start.isAfter(down) ? start : down;
+    Instant remembered =
+        memory.revisionHash().equals(split.newHash()) ? memory.heldSince().get(node.name()) : null;
+    if (remembered != null && remembered.isBefore(since)) {
+      since = remembered;
+    }
+    return Optional.of(hold(node.name(), node, p, since == Instant.MIN ? start : since));
   }
 
   /**
@@ -120,7 +154,8 @@ final class NodeAssessor {
    */
   Assessment unseen(String nodeName, List<PodView> pods, boolean workLeft) {
     NodePods p = group(pods);
-    if (workLeft && holdsUnavailablePod(p)) {
+    // A node known to be deleted holds nothing back: upstream counts only existing nodes.
+    if (workLeft && holdsUnavailablePod(p) && !nodeGone.test(nodeName)) {
       return holding(nodeName, null, p);
     }
     PodView shown = first(p.liveNew(), p.liveOld(), p.terminating());
@@ -166,8 +201,11 @@ final class NodeAssessor {
   }
 
   private Assessment holding(String nodeName, NodeView node, NodePods p) {
+    return hold(nodeName, node, p, heldSince(nodeName, p));
+  }
+
+  private Assessment hold(String nodeName, NodeView node, NodePods p, Instant since) {
     PodView shown = first(p.liveNew(), p.terminating(), p.liveOld());
-    Instant since = heldSince(nodeName, p);
     boolean stuck = since != null && !now.isBefore(since.plus(settings.stallAfter()));
     CauseRules.Finding finding =
         CauseRules.explain(

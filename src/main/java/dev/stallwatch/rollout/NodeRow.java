@@ -70,6 +70,11 @@ public record NodeRow(
     UPDATED,
     /** Runs an available old pod and waits for the budget to reach it. */
     WAITING,
+    /**
+     * Runs the new revision, but the node stopped being Ready after its pod was: an outage after
+     * the rollout passed the node, not a rollout stall.
+     */
+    UNAVAILABLE,
     /** Holds the rollout back, for less than stall-after so far. */
     UPDATING,
     /** Has held the rollout back for longer than stall-after. */

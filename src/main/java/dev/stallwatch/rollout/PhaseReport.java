@@ -16,7 +16,10 @@ record PhaseReport(Phase phase, String reason, String message) {
       boolean observedCurrent,
       Coverage coverage) {
     String target = describe(split.newSummary());
-    long updated = rows.stream().filter(r -> r.standing() == Standing.UPDATED).count();
+    long updated =
+        rows.stream()
+            .filter(r -> r.standing() == Standing.UPDATED || r.standing() == Standing.UNAVAILABLE)
+            .count();
     String progress = updated + " of " + counts.desired() + " nodes updated";
     String lacking = String.join("; ", coverage.missing());
     if (complete && !coverage.full()) {
@@ -92,6 +95,21 @@ record PhaseReport(Phase phase, String reason, String message) {
               + updating.reason()
               + ")"
               + (coverage.full() ? "" : "; " + lacking));
+    }
+    List<String> down =
+        rows.stream().filter(r -> r.standing() == Standing.UNAVAILABLE).map(NodeRow::node).toList();
+    if (!down.isEmpty()) {
+      return new PhaseReport(
+          Phase.Progressing,
+          "NodesUnavailable",
+          progress
+              + "; "
+              + (down.size() == 1 ? "node " : "nodes ")
+              + String.join(", ", down)
+              + (down.size() == 1 ? " is" : " are")
+              + " not Ready since after the rollout passed "
+              + (down.size() == 1 ? "it" : "them")
+              + " (an outage, not a rollout stall)");
     }
     if (!coverage.full()) {
       DaemonSetView.Status st = ds.status();

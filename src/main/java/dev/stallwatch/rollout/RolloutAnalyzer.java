@@ -63,7 +63,7 @@ public final class RolloutAnalyzer {
     Counts counts = StatusCounts.compute(ds, List.copyOf(nodes.values()), nodePods, split, now);
     NodeAssessor assessor =
         new NodeAssessor(ds, split, settings, memory, now, nodeGone(nodes, snapshot));
-    List<Assessment> assessments = assess(ds, nodes, nodePods, assessor, coverage);
+    List<Assessment> assessments = assess(ds, nodes, nodePods, assessor, coverage, counts);
     return decide(ds, split, counts, assessments, coverage);
   }
 
@@ -90,7 +90,8 @@ public final class RolloutAnalyzer {
       Map<String, NodeView> nodes,
       Map<String, List<PodView>> nodePods,
       NodeAssessor assessor,
-      Coverage coverage) {
+      Coverage coverage,
+      Counts counts) {
     Map<String, Assessment> rows = new LinkedHashMap<>();
     Map<String, NodeEligibility.Fit> outside = new TreeMap<>();
     for (NodeView node : nodes.values()) {
@@ -102,7 +103,13 @@ public final class RolloutAnalyzer {
         outside.put(node.name(), fit);
       }
     }
-    boolean workLeft = rows.values().stream().anyMatch(a -> a.row().standing() != Standing.UPDATED);
+    blockedAtStart(ds, nodes, nodePods, assessor, counts, rows);
+    boolean workLeft =
+        rows.values().stream()
+            .anyMatch(
+                a ->
+                    a.row().standing() != Standing.UPDATED
+                        && a.row().standing() != Standing.UNAVAILABLE);
     for (Map.Entry<String, NodeEligibility.Fit> out : outside.entrySet()) {
       String name = out.getKey();
       assessor
@@ -121,6 +128,35 @@ public final class RolloutAnalyzer {
     List<Assessment> sorted = new ArrayList<>(rows.values());
     sorted.sort(Comparator.comparing(a -> a.row().node()));
     return sorted;
+  }
+
+  /**
+   * Blocked at start: with the unavailable budget used up by nodes that are down and no node
+   * updating, the controller cannot start anywhere, so a down node still on an unavailable old pod
+   * holds the rollout back (surge budgets replace such pods at once, so only without surge).
+   */
+  private static void blockedAtStart(
+      DaemonSetView ds,
+      Map<String, NodeView> nodes,
+      Map<String, List<PodView>> nodePods,
+      NodeAssessor assessor,
+      Counts counts,
+      Map<String, Assessment> rows) {
+    RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
+    if (ds.strategy().onDelete()
+        || budget.maxSurge() > 0
+        || counts.unavailable() < budget.maxUnavailable()
+        || rows.values().stream().anyMatch(Assessment::holding)) {
+      return;
+    }
+    for (Map.Entry<String, Assessment> e : rows.entrySet()) {
+      if (e.getValue().row().standing() == Standing.WAITING) {
+        String name = e.getKey();
+        assessor
+            .blockedAtStart(nodes.get(name), nodePods.getOrDefault(name, List.of()))
+            .ifPresent(e::setValue);
+      }
+    }
   }
 
   private static boolean reportsComplete(DaemonSetView ds) {
@@ -153,6 +189,7 @@ public final class RolloutAnalyzer {
                 .noneMatch(
                     r ->
                         r.standing() == Standing.WAITING
+                            || r.standing() == Standing.UNAVAILABLE
                             || r.standing() == Standing.UPDATING
                             || r.standing() == Standing.STUCK);
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());

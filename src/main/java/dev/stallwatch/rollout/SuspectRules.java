@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -149,7 +148,7 @@ final class SuspectRules {
     if (c.node() == null) {
       return new Suspicion(Suspect.Unknown, "node " + c.nodeName() + " is gone from the cluster");
     }
-    Instant down = downSince(c.node());
+    Instant down = NodeOutage.downSince(c.node());
     if (down == null) {
       return new Suspicion(
           Suspect.Unknown, "node " + c.nodeName() + " is Ready; its pod is stuck terminating");
@@ -163,7 +162,7 @@ final class SuspectRules {
               + " was not Ready before "
               + (pod == null ? "the rollout reached it" : "the new pod was created there"));
     }
-    if (readyBefore(pod, down)) {
+    if (NodeOutage.readyBefore(pod, down)) {
       return new Suspicion(
           Suspect.Node,
           "node " + c.nodeName() + " stopped being Ready after the new pod there was Ready");
@@ -174,31 +173,6 @@ final class SuspectRules {
             + c.nodeName()
             + " stopped being Ready after the new pod was created there and before it was ever"
             + " available: the new pod may have broken the node");
-  }
-
-  /** Since when the node is not Ready (or carries a not-ready/unreachable taint); null if Ready. */
-  static Instant downSince(NodeView node) {
-    NodeView.Condition ready = node.ready();
-    if (ready != null && !"True".equals(ready.status())) {
-      return ready.lastTransition() == null ? Instant.MIN : ready.lastTransition();
-    }
-    return node.taints().stream()
-        .filter(
-            t ->
-                t.key().equals("node.kubernetes.io/not-ready")
-                    || t.key().equals("node.kubernetes.io/unreachable"))
-        .map(t -> t.timeAdded() == null ? Instant.MIN : t.timeAdded())
-        .min(Instant::compareTo)
-        .orElse(null);
-  }
-
-  /** Whether the pod turned Ready before {@code instant} (its Ready condition says so). */
-  static boolean readyBefore(PodView pod, Instant instant) {
-    Optional<PodView.Condition> ready = pod.condition("Ready");
-    return ready.isPresent()
-        && "True".equals(ready.get().status())
-        && ready.get().lastTransition() != null
-        && ready.get().lastTransition().isBefore(instant);
   }
 
   /** The resources the scheduler or kubelet says are short ("Insufficient x", "OutOfx"). */
