@@ -132,13 +132,18 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
     String withheld = withheldRollback(ds, verdict, stalls, now);
+    Set<String> nodeNames =
+        snapshot.nodes().stream()
+            .map(dev.stallwatch.rollout.NodeView::name)
+            .collect(java.util.stream.Collectors.toSet());
     StallPlan plan =
         planner.plan(
             verdict,
             stalls,
             RollbackRecord.fromAnnotations(ds.getMetadata().getAnnotations()),
             now,
-            withheld);
+            withheld,
+            nodeNames::contains);
     writes.apply(ds, plan, stallCache(context));
     reportWithheld(ds, plan, stalls, withheld);
     metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));

@@ -64,6 +64,23 @@ public final class StallPlanner {
       Optional<RollbackRecord> rollback,
       Instant now,
       String rollbackWithheld) {
+    return plan(verdict, existing, rollback, now, rollbackWithheld, node -> true);
+  }
+
+  /**
+   * Plans the writes.
+   *
+   * @param rollbackWithheld why the auto-rollback did not act on a due stall, or null
+   * @param nodeExists whether the cluster still has a node: a stall whose nodes were all deleted is
+   *     resolved {@link Resolution#NodeRemoved}
+   */
+  public StallPlan plan(
+      RolloutVerdict verdict,
+      Collection<RolloutStall> existing,
+      Optional<RollbackRecord> rollback,
+      Instant now,
+      String rollbackWithheld,
+      java.util.function.Predicate<String> nodeExists) {
     String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
     String currentName = StallName.of(verdict.daemonSet().name(), currentHash);
     List<Change> changes = new ArrayList<>();
@@ -76,7 +93,7 @@ public final class StallPlanner {
       currentSeen |= isCurrent;
       Rollback rolledBack = StallRecord.rollback(stall.getSpec().revision(), rollback, previous);
       if (previous != null && previous.active()) {
-        var resolution = Resolution.of(stall, verdict);
+        var resolution = Resolution.of(stall, verdict, nodeExists);
         if (resolution.isPresent()) {
           Resolution why = resolution.get();
           String message = why.describe(verdict.daemonSet().name(), stall.getSpec().revision());

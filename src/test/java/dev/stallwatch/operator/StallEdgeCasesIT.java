@@ -53,6 +53,32 @@ class StallEdgeCasesIT {
   }
 
   @Test
+  void aStallWhoseNodeIsDeletedIsResolvedNodeRemoved() {
+    stalled("gpu-operator", "toolkit");
+    startOperator();
+    RolloutStall stall =
+        await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
+
+    cluster.client.nodes().withName("gpu-node-1").delete();
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              RolloutStall now =
+                  cluster.stalls("gpu-operator").stream()
+                      .filter(s -> s.getMetadata().getName().equals(stall.getMetadata().getName()))
+                      .findFirst()
+                      .orElseThrow();
+              assertThat(now.getStatus().phase()).isEqualTo("Resolved");
+              assertThat(now.getStatus().conditions().get(0).getReason()).isEqualTo("NodeRemoved");
+            });
+    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.RESOLVED))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getMessage()).contains("stalled on was deleted"));
+  }
+
+  @Test
   void aRestartMidStallNeitherDuplicatesNorLosesTheStallAndKeepsStalledSince() {
     TestingRollout rollout = stalled("gpu-operator", "toolkit");
     startOperator();
