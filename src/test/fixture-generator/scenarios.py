@@ -14,7 +14,7 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.dirname(__file__))
-from objects import (DaemonSet, Revision, at, container, node, pod, status_of, template)  # noqa: E402
+from objects import (DaemonSet, Revision, at, container, node, pod, status_of, template, uid)  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "resources", "scenarios")
 SCENARIOS = {}
@@ -799,6 +799,46 @@ def host_port_added():
                    "name": TOOLKIT, "phase": "Stalled", "cause": "Unschedulable",
                    "suspect": "NewRevision",
                    "suspectReason": "the new revision adds host port 9400 the old one lacked"}]})
+
+
+def failed_create_event(ds, minutes_first, minutes_last, message, count):
+    return {"apiVersion": "v1", "kind": "Event",
+            "count": count, "eventTime": None, "firstTimestamp": at(minutes_first),
+            "involvedObject": {"apiVersion": "apps/v1", "kind": "DaemonSet", "name": ds.name,
+                               "namespace": ds.namespace, "resourceVersion": "90210",
+                               "uid": ds.uid},
+            "lastTimestamp": at(minutes_last), "message": message,
+            "metadata": {"creationTimestamp": at(minutes_first),
+                         "name": f"{ds.name}.{abs(int(minutes_first * 1000)):x}",
+                         "namespace": ds.namespace, "resourceVersion": "7777",
+                         "uid": uid("ev", ds.name, str(minutes_first))},
+            "reason": "FailedCreate", "reportingComponent": "daemonset-controller",
+            "reportingInstance": "", "source": {"component": "daemonset-controller"},
+            "type": "Warning"}
+
+
+@scenario
+def failed_create_quota():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    quota = ('Error creating: pods "nvidia-container-toolkit-7xkq2" is forbidden: exceeded quota: '
+             'gpu-operator-quota, requested: requests.cpu=100m, used: requests.cpu=4, '
+             'limited: requests.cpu=4')
+    older = 'Error creating: pods "nvidia-container-toolkit-b4m9s" is forbidden: an older problem'
+    pods = [old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    events = [failed_create_event(ds, -11, -1, quota, 9),
+              failed_create_event(ds, -60 * 24 * 3, -60 * 24 * 3, older, 1)]
+    objs = ([ds.obj(status_of(3, 2, 2, 0, 2, observed=2))] + pods + gpu_nodes() + events
+            + [r1.obj(), r2.obj()])
+    return doc("The controller deleted gpu-node-1's old pod, then a ResourceQuota refused the new "
+               "one: no pod at all on the node, and only a Warning Event FailedCreate on the "
+               "DaemonSet says why (the dump includes `events`). The Event from three days ago, "
+               "before the new revision, does not count. Whether the old pod would fit the quota "
+               "is not known: suspect Unknown.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "FailedCreate",
+                   "reason": "FailedCreate", "suspect": "Unknown", "stalledNodes": ["gpu-node-1"],
+                   "nodes": {"gpu-node-1": {"standing": "stuck", "cause": "FailedCreate",
+                                            "message": quota, "pod": None}}}]})
 
 
 # ---------------------------------------------------------------- a stall needs a rollout

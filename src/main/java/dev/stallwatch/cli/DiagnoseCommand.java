@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     usageHelpWidth = 100,
     description = {
       "Diagnoses DaemonSet rollouts from a saved dump, no cluster needed. Make the dump with:",
-      "  kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json > dump.json",
+      "  kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json > dump.json",
       "(-o yaml, multi-document YAML and single objects work too; other kinds are skipped.)"
     },
     footer = {
@@ -167,7 +167,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
         dump.ignored(),
         dump.errors(),
         dump.unreadableNodes(),
-        kept);
+        kept,
+        dump.events());
   }
 
   private String nothingSelected(List<RolloutSnapshot> all, Dump dump) {
@@ -196,7 +197,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
       err.println(
           "warning: the input holds no Node objects, so nothing can be recounted and verdicts"
               + " follow .status (evidence StatusOnly); dump them too:"
-              + " kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json");
+              + " kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json");
     } else if (dump.pods().isEmpty()) {
       err.println(
           "warning: the input holds no Pod objects, so verdicts follow .status (evidence"

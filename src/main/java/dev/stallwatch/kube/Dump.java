@@ -18,6 +18,8 @@ import java.util.Map;
  *     the verdict Partial rather than letting the node pass as "not desired"
  * @param unsupported DaemonSets of another API than {@code apps/v1} (e.g. OpenKruise's {@code
  *     apps.kruise.io}): listed, never judged by apps/v1 rules
+ * @param events core/v1 Events (what {@code kubectl get events} prints): the analyzer reads the
+ *     DaemonSet controller's FailedCreate warnings
  */
 public record Dump(
     List<Entry<DaemonSet>> daemonSets,
@@ -27,9 +29,11 @@ public record Dump(
     Map<String, Integer> ignored,
     List<String> errors,
     java.util.Set<String> unreadableNodes,
-    List<Unsupported> unsupported) {
+    List<Unsupported> unsupported,
+    List<Entry<io.fabric8.kubernetes.api.model.Event>> events) {
 
   public Dump {
+    events = events == null ? List.of() : List.copyOf(events);
     unsupported = unsupported == null ? List.of() : List.copyOf(unsupported);
     unreadableNodes =
         unreadableNodes == null ? java.util.Set.of() : java.util.Set.copyOf(unreadableNodes);
@@ -49,7 +53,16 @@ public record Dump(
       List<Entry<ControllerRevision>> revisions,
       Map<String, Integer> ignored,
       List<String> errors) {
-    this(daemonSets, pods, nodes, revisions, ignored, errors, java.util.Set.of(), List.of());
+    this(
+        daemonSets,
+        pods,
+        nodes,
+        revisions,
+        ignored,
+        errors,
+        java.util.Set.of(),
+        List.of(),
+        List.of());
   }
 
   /**

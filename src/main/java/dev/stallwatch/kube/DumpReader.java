@@ -32,10 +32,10 @@ import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * Reads what {@code kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json} (or {@code -o
- * yaml}) prints: a {@code List} (also typed lists like {@code PodList}, also nested), single
- * objects, concatenated JSON values and multi-document YAML. Objects of other kinds are counted and
- * skipped; a broken file or object becomes an error line and does not stop the rest.
+ * Reads what {@code kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json} (or
+ * {@code -o yaml}) prints: a {@code List} (also typed lists like {@code PodList}, also nested),
+ * single objects, concatenated JSON values and multi-document YAML. Objects of other kinds are
+ * counted and skipped; a broken file or object becomes an error line and does not stop the rest.
  */
 public final class DumpReader {
 
@@ -76,7 +76,8 @@ public final class DumpReader {
         out.ignored,
         out.errors,
         out.unreadableNodes,
-        out.unsupported);
+        out.unsupported,
+        out.events);
   }
 
   private static void readDocuments(String name, String text, Collector out) {
@@ -201,6 +202,7 @@ public final class DumpReader {
     final List<String> errors = new ArrayList<>();
     final Set<String> unreadableNodes = new java.util.TreeSet<>();
     final List<Dump.Unsupported> unsupported = new ArrayList<>();
+    final List<Dump.Entry<io.fabric8.kubernetes.api.model.Event>> events = new ArrayList<>();
     final Set<String> seen = new HashSet<>();
 
     /**
@@ -257,6 +259,14 @@ public final class DumpReader {
         case "Pod" -> add(node, Pod.class, kind, origin, pods);
         case "Node" -> add(node, Node.class, kind, origin, nodes);
         case "ControllerRevision" -> add(node, ControllerRevision.class, kind, origin, revisions);
+        case "Event" -> {
+          // core/v1 only: events.k8s.io/v1 names the object in "regarding", not "involvedObject".
+          if (node.path("apiVersion").asText("v1").equals("v1")) {
+            add(node, io.fabric8.kubernetes.api.model.Event.class, kind, origin, events);
+          } else {
+            ignored.merge(kind + " (" + node.path("apiVersion").asText() + ")", 1, Integer::sum);
+          }
+        }
         default -> ignored.merge(kind, 1, Integer::sum);
       }
     }

@@ -1,6 +1,7 @@
 package dev.stallwatch.kube;
 
 import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.IntOrPercent;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.ObjectRef;
@@ -157,6 +158,28 @@ public final class KubeViews {
         instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"),
         owner,
         PodTemplates.fromRevisionData(rev.getData()));
+  }
+
+  /** The analyzer's view of a core/v1 Event. */
+  public static EventView event(io.fabric8.kubernetes.api.model.Event e) {
+    String what = describe(e);
+    ObjectMeta meta = meta(e);
+    Instant last = instant(e.getLastTimestamp(), what, "lastTimestamp");
+    if (last == null && e.getEventTime() != null) {
+      last = instant(e.getEventTime().getTime(), what, "eventTime");
+    }
+    if (last == null) {
+      last = instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp");
+    }
+    var about = e.getInvolvedObject();
+    return new EventView(
+        e.getType(),
+        e.getReason(),
+        e.getMessage(),
+        last,
+        about == null ? null : about.getKind(),
+        about == null ? null : about.getName(),
+        about == null ? null : about.getUid());
   }
 
   /** {@code Kind namespace/name}, how every message names an object. */

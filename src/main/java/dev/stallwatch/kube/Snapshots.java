@@ -1,6 +1,7 @@
 package dev.stallwatch.kube;
 
 import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.rollout.RevisionView;
@@ -60,6 +61,7 @@ public final class Snapshots {
       }
     }
     List<Namespaced<RevisionView>> revisions = views(dump.revisions(), KubeViews::revision, errors);
+    List<Namespaced<EventView>> events = views(dump.events(), KubeViews::event, errors);
     List<NodeView> allNodes = nodes.stream().map(Namespaced::view).toList();
     List<RolloutSnapshot> snapshots = new ArrayList<>();
     for (Dump.Entry<DaemonSet> entry : dump.daemonSets()) {
@@ -77,7 +79,8 @@ public final class Snapshots {
               allNodes,
               inNamespace(revisions, ds.namespace()),
               unreadableNodes,
-              !dump.pods().isEmpty()));
+              !dump.pods().isEmpty(),
+              inNamespace(events, ds.namespace())));
     }
     return new Grouped(snapshots, errors);
   }

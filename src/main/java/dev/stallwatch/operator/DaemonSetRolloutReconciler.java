@@ -11,6 +11,7 @@ import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -64,6 +65,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final StallEvents events;
   private final StallWrites writes;
   private final AutoRollback autoRollback;
+  private final FailedCreates failedCreates;
   private final StallMemories memories = new StallMemories();
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
   private final Map<String, Refusal> refusedRollbacks = new ConcurrentHashMap<>();
@@ -92,6 +94,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     this.metrics = metrics;
     this.events = events;
     this.writes = new StallWrites(client, events, metrics);
+    this.failedCreates = new FailedCreates(client);
     this.autoRollback =
         new AutoRollback(
             new RollbackPolicy(config.autoRollback(), config.autoRollbackAfter()), client);
@@ -129,6 +132,17 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     reportedInvalid.remove(key);
     RolloutVerdict verdict =
         RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
+    if (FailedCreates.wanted(verdict)) {
+      // A node without a pod has crossed stall-after: only the controller's Events say why.
+      List<EventView> events = failedCreates.of(ds, now);
+      if (!events.isEmpty()) {
+        verdict =
+            RolloutAnalyzer.analyze(
+                snapshot.withEvents(events), now, settings, memories.recall(key, stalls));
+      }
+    } else {
+      failedCreates.forget(key);
+    }
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
     String withheld = withheldRollback(ds, verdict, stalls, now);
@@ -150,7 +164,9 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
     Instant rollbackRecheck =
         plan.active() == null ? null : rollBackIfDue(ds, verdict, recordedRollbacks(stalls), now);
-    return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck);
+    // Events are not watched: while a pod-less node stays unexplained, look again in a while.
+    Instant eventsRecheck = FailedCreates.wanted(verdict) ? now.plus(FailedCreates.REFRESH) : null;
+    return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck, eventsRecheck);
   }
 
   /**
@@ -306,6 +322,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private void forget(String key, String ns, String name, Set<RolloutStall> stalls) {
     memories.forget(key);
     reportedInvalid.remove(key);
+    failedCreates.forget(key);
     refusedRollbacks.remove(key);
     metrics.forget(ns, name);
     // The API server's garbage collector deletes owned stalls too; deleting them here also covers

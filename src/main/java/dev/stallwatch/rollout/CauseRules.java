@@ -20,6 +20,8 @@ final class CauseRules {
    *
    * @param nodeGone with no node: whether the input's node list says it is gone from the cluster
    *     (else it is merely unseen, and the pod alone explains the node)
+   * @param failedCreate the newest Warning FailedCreate Event about the DaemonSet newer than the
+   *     new revision, or null
    */
   record Facts(
       String nodeName,
@@ -29,7 +31,8 @@ final class CauseRules {
       int minReadySeconds,
       Instant now,
       Duration stallAfter,
-      boolean nodeGone) {}
+      boolean nodeGone,
+      EventView failedCreate) {}
 
   /** A matched rule: the cause, the Kubernetes reason and message. */
   record Finding(Cause cause, String reason, String message) {}
@@ -59,6 +62,7 @@ final class CauseRules {
   private static final List<Rule> RULES =
       List.of(
           new Rule(Cause.NodeUnavailable, CauseRules::nodeUnavailable),
+          new Rule(Cause.FailedCreate, CauseRules::failedCreate),
           new Rule(Cause.ImagePull, e -> waitingWith(e.pod(), IMAGE_PULL_REASONS, Cause.ImagePull)),
           new Rule(Cause.InsufficientResources, CauseRules::insufficientResources),
           new Rule(Cause.Unschedulable, CauseRules::unschedulable),
@@ -114,6 +118,18 @@ final class CauseRules {
       }
     }
     return Optional.empty();
+  }
+
+  private static Optional<Finding> failedCreate(Facts e) {
+    if (e.pod() != null || !e.terminating().isEmpty() || e.failedCreate() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Finding(
+            Cause.FailedCreate,
+            "FailedCreate",
+            blankTo(
+                e.failedCreate().message(), "the DaemonSet controller could not create a pod")));
   }
 
   private static String readyWord(String status) {

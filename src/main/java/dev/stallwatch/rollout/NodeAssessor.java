@@ -29,10 +29,13 @@ final class NodeAssessor {
   private final StallMemory memory;
   private final Instant now;
   private final Predicate<String> nodeGone;
+  private final EventView failedCreate;
 
   /**
    * @param nodeGone whether a node the input lacks is known to be gone from the cluster (the input
    *     listed the nodes and could read them all), rather than merely unseen
+   * @param failedCreate the newest FailedCreate Warning about the DaemonSet since the new revision,
+   *     or null
    */
   NodeAssessor(
       DaemonSetView ds,
@@ -40,13 +43,15 @@ final class NodeAssessor {
       AnalyzerSettings settings,
       StallMemory memory,
       Instant now,
-      Predicate<String> nodeGone) {
+      Predicate<String> nodeGone,
+      EventView failedCreate) {
     this.ds = ds;
     this.split = split;
     this.settings = settings;
     this.memory = memory;
     this.now = now;
     this.nodeGone = nodeGone;
+    this.failedCreate = failedCreate;
   }
 
   /** The node's pods grouped by what the rollout sees in them. */
@@ -217,7 +222,8 @@ final class NodeAssessor {
                 ds.minReadySeconds(),
                 now,
                 settings.stallAfter(),
-                node == null && nodeGone.test(nodeName)));
+                node == null && nodeGone.test(nodeName),
+                failedCreate));
     SuspectRules.Suspicion suspicion =
         SuspectRules.judge(
             new SuspectRules.Clues(

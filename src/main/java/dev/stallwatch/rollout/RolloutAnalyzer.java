@@ -62,9 +62,36 @@ public final class RolloutAnalyzer {
     RevisionSplit split = RevisionSplit.of(ds, revisions, pods);
     Counts counts = StatusCounts.compute(ds, List.copyOf(nodes.values()), nodePods, split, now);
     NodeAssessor assessor =
-        new NodeAssessor(ds, split, settings, memory, now, nodeGone(nodes, snapshot));
+        new NodeAssessor(
+            ds,
+            split,
+            settings,
+            memory,
+            now,
+            nodeGone(nodes, snapshot),
+            failedCreate(ds, split, snapshot.events()));
     List<Assessment> assessments = assess(ds, nodes, nodePods, assessor, coverage, counts);
     return decide(ds, split, counts, assessments, coverage);
+  }
+
+  /**
+   * The newest Warning FailedCreate about this DaemonSet since its new revision was created: the
+   * controller's only word on pods it could not create.
+   */
+  private static EventView failedCreate(
+      DaemonSetView ds, RevisionSplit split, List<EventView> events) {
+    Instant since = split.rolloutStart();
+    return events.stream()
+        .filter(EventView::failedCreate)
+        .filter(e -> e.involvedKind().equals("DaemonSet") && e.involvedName().equals(ds.name()))
+        .filter(
+            e ->
+                e.involvedUid().isEmpty()
+                    || ds.ref().uid() == null
+                    || e.involvedUid().equals(ds.ref().uid()))
+        .filter(e -> e.last() != null && (since == null || e.last().isAfter(since)))
+        .max(Comparator.comparing(EventView::last))
+        .orElse(null);
   }
 
   /** A node missing from a readable node list is gone; else its absence tells nothing. */

@@ -52,6 +52,12 @@ final class SuspectRules {
       case ImagePull, CrashLoop, NotReady, Unknown -> podFails(c);
       case InsufficientResources, Unschedulable -> doesNotFit(c);
       case NodeUnavailable -> nodeUnavailable(c);
+      case FailedCreate ->
+          new Suspicion(
+              Suspect.Unknown,
+              "the controller cannot create the pod ("
+                  + c.message()
+                  + "): quota, admission or policy may refuse the old revision's pod too");
     };
   }
 

@@ -322,6 +322,6 @@ class DiagnoseCommandTest {
         .contains("--stall-after")
         .contains("Exit codes:")
         .contains("no DaemonSet in the input matches -n / DAEMONSET")
-        .contains("kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json");
+        .contains("kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json");
   }
 }

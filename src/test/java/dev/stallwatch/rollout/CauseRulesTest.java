@@ -20,7 +20,21 @@ class CauseRulesTest {
 
   static CauseRules.Facts facts(
       NodeView node, PodView pod, List<PodView> terminating, boolean gone) {
-    return new CauseRules.Facts("n1", node, pod, terminating, 0, NOW, STALL_AFTER, gone);
+    return new CauseRules.Facts("n1", node, pod, terminating, 0, NOW, STALL_AFTER, gone, null);
+  }
+
+  static final EventView QUOTA =
+      new EventView(
+          "Warning",
+          "FailedCreate",
+          "Error creating: pods \"ds-x\" is forbidden: exceeded quota: compute",
+          ago(2),
+          "DaemonSet",
+          "ds",
+          "uid-ds");
+
+  static CauseRules.Facts refused(NodeView node, PodView pod) {
+    return new CauseRules.Facts("n1", node, pod, List.of(), 0, NOW, STALL_AFTER, false, QUOTA);
   }
 
   static Stream<Arguments> rows() {

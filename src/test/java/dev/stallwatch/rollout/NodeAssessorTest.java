@@ -39,7 +39,8 @@ class NodeAssessorTest {
         new AnalyzerSettings(Duration.ofMinutes(5)),
         StallMemory.NONE,
         NOW,
-        name -> name.equals(goneNode));
+        name -> name.equals(goneNode),
+        null);
   }
 
   static Arguments row(
