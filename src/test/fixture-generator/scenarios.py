@@ -14,7 +14,7 @@ import sys
 import yaml
 
 sys.path.insert(0, os.path.dirname(__file__))
-from objects import (DaemonSet, Revision, at, container, node, pod, status_of, template)  # noqa: E402
+from objects import (DaemonSet, Revision, at, container, node, pod, status_of, template, uid)  # noqa: E402
 
 OUT = os.path.join(os.path.dirname(__file__), "..", "resources", "scenarios")
 SCENARIOS = {}
@@ -90,7 +90,9 @@ def seed_image_pull():
                "its old pod 12 minutes ago and its new pod waits in ImagePullBackOff; READY 2/3.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "namespace": GPU_NS, "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
-                   "reason": "ImagePullBackOff", "stalledNodes": ["gpu-node-1"],
+                   "reason": "ImagePullBackOff",  "suspect": "NewRevision",
+                   "suspectReason": "the new revision's pod fails on Ready node gpu-node-1 (ImagePullBackOff)",
+                   "stalledNodes": ["gpu-node-1"],
                    "stalledSince": at(-12), "counts": counts(3, 3, 2, 1, 2),
                    "reported": counts(3, 3, 2, 1, 2),
                    "oldRevision": dict(rev(r1), images=[OLD_IMAGE]),
@@ -138,7 +140,8 @@ def insufficient_gpu():
                "PodScheduled=False Unschedulable, 'Insufficient nvidia.com/gpu'.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
-                   "reason": "Unschedulable", "stalledNodes": ["gpu-node-1"],
+                   "reason": "Unschedulable", "suspect": "NewRevision",
+                   "suspectReason": "the new revision asks for more nvidia.com/gpu than the old one (2 > 0)", "stalledNodes": ["gpu-node-1"],
                    "stalledSince": at(-9), "counts": counts(3, 3, 2, 1, 2),
                    "nodes": {"gpu-node-1": {"revision": "none", "state": "Pending",
                                             "cause": "InsufficientResources", "pod": pods[0]["metadata"]["name"]}}}]})
@@ -153,7 +156,7 @@ def kubelet_out_of_cpu():
     return doc("The kubelet rejects the new pod at admission: phase Failed, reason OutOfcpu.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
-                   "reason": "OutOfcpu", "stalledNodes": ["gpu-node-1"],
+                   "reason": "OutOfcpu", "suspect": "Node", "stalledNodes": ["gpu-node-1"],
                    "nodes": {"gpu-node-1": {"state": "OutOfcpu", "revision": "none"}}}]})
 
 
@@ -169,7 +172,7 @@ def host_port_conflict():
                "resource shortage.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "Unschedulable",
-                   "reason": "Unschedulable", "stalledNodes": ["gpu-node-1"]}]})
+                   "reason": "Unschedulable", "suspect": "Node", "stalledNodes": ["gpu-node-1"]}]})
 
 
 @scenario
@@ -181,7 +184,7 @@ def crash_loop():
     return doc("The new toolkit starts and exits 1, over and over: CrashLoopBackOff.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "CrashLoop",
-                   "reason": "CrashLoopBackOff", "stalledNodes": ["gpu-node-1"],
+                   "reason": "CrashLoopBackOff", "suspect": "NewRevision", "stalledNodes": ["gpu-node-1"],
                    "nodes": {"gpu-node-1": {"state": "CrashLoopBackOff", "revision": "none"}}}]})
 
 
@@ -242,7 +245,7 @@ def toleration_dropped():
                "gpu-node-3 keeps the old pod (NoSchedule lets it stay) — misscheduled.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "NodeExcluded",
-                   "reason": "TaintNotTolerated", "stalledNodes": ["gpu-node-3"],
+                   "reason": "TaintNotTolerated", "suspect": "NewRevision", "stalledNodes": ["gpu-node-3"],
                    "stalledSince": at(-12), "counts": counts(2, 2, 2, 2, 2, misscheduled=1),
                    "nodes": {"gpu-node-1": {"revision": "new", "standing": "updated"},
                              "gpu-node-3": {"revision": "old", "standing": "excluded",
@@ -325,7 +328,8 @@ def node_unreachable():
                "pod still uses the one unavailable slot, so gpu-node-3 never gets its turn.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
-                   "reason": "NodeStatusUnknown", "stalledNodes": ["gpu-node-2"],
+                   "reason": "NodeStatusUnknown", "suspect": "Node",
+                   "suspectReason": "node gpu-node-2 was not Ready before the rollout reached it", "stalledNodes": ["gpu-node-2"],
                    "counts": counts(2, 2, 2, 1, 2, misscheduled=1),
                    "nodes": {"gpu-node-2": {"state": "Terminating", "revision": "none",
                                             "standing": "stuck"},
@@ -343,7 +347,7 @@ def stuck_terminating_on_ready_node():
                "healthy node: the new pod is never created.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
-                   "reason": "Terminating", "stalledNodes": ["gpu-node-1"],
+                   "reason": "Terminating", "suspect": "Unknown", "stalledNodes": ["gpu-node-1"],
                    "counts": counts(3, 3, 3, 0, 3),
                    "nodes": {"gpu-node-1": {"state": "Terminating", "revision": "none"}}}]})
 
@@ -363,7 +367,7 @@ def max_surge_without_room():
     return doc("maxSurge 1 / maxUnavailable 0: the surge pod cannot fit beside the old one. The "
                "node still runs the old spec, yet it holds the rollout back.",
                0, objs, {"exitCode": 1, "daemonSets": [{
-                   "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources",
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "InsufficientResources", "suspect": "NewRevision",
                    "stalledNodes": ["gpu-node-1"], "maxUnavailable": 0, "maxSurge": 1,
                    "counts": counts(3, 3, 3, 0, 3),
                    "nodes": {"gpu-node-1": {"revision": "old", "standing": "stuck",
@@ -380,7 +384,7 @@ def unknown_cause():
                "mounts); none of the known causes applies.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "Unknown",
-                   "reason": "ContainerCreating", "stalledNodes": ["gpu-node-1"]}]})
+                   "reason": "ContainerCreating", "suspect": "NewRevision", "stalledNodes": ["gpu-node-1"]}]})
 
 
 # ---------------------------------------------------------------- phases and edge cases
@@ -465,8 +469,48 @@ def without_controller_revisions():
                    "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
                    "stalledNodes": ["gpu-node-1"], "stalledSince": at(-12),
                    "counts": counts(3, 3, 2, 1, 2),
-                   "newRevision": {"revision": None, "images": [BAD_IMAGE]},
-                   "oldRevision": {"revision": None, "images": [OLD_IMAGE]}}]})
+                   "newRevision": {"revision": None, "templateGeneration": 2, "images": [BAD_IMAGE]},
+                   "oldRevision": {"revision": None, "templateGeneration": 1, "images": [OLD_IMAGE]},
+                   "message": "rollout to revision of template generation 2 (its ControllerRevision "
+                              "is not in the input) stopped on node gpu-node-1: ImagePull: Back-off "
+                              f"pulling image \"{BAD_IMAGE}\""}]})
+
+
+@scenario
+def without_controller_revisions_hashes_from_pods():
+    ds, r1, r2 = toolkit_rollout()
+    pods = [pod(ds, r2, "gpu-node-1", -12, "imagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes()
+    return doc("No ControllerRevisions, but the pods carry controller-revision-hash: the revisions "
+               "are named by those hashes and the message says their ControllerRevisions were not "
+               "in the input — never 'revision ?'.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
+                   "newRevision": {"hash": r2.hash, "revision": None, "templateGeneration": 2},
+                   "oldRevision": {"hash": r1.hash, "revision": None, "templateGeneration": 1},
+                   "message": f"rollout to revision {r2.hash} (template generation 2; its "
+                              "ControllerRevision is not in the input) stopped on node gpu-node-1: "
+                              f"ImagePull: Back-off pulling image \"{BAD_IMAGE}\""}]})
+
+
+@scenario
+def without_controller_revisions_no_new_pod_yet():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [old_pod(ds, r1, "gpu-node-1", deletion=-9),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 3, 0, 3, observed=2))] + pods + gpu_nodes()
+    return doc("No ControllerRevisions and no pod of the new revision yet (the old pod on "
+               "gpu-node-1 hangs in Terminating): the new revision is named by the DaemonSet's "
+               "template generation, the old one by its pods' hash.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "newRevision": {"hash": "", "revision": None, "templateGeneration": 2},
+                   "oldRevision": {"hash": r1.hash, "revision": None, "templateGeneration": 1},
+                   "message": "rollout to revision of template generation 2 (its ControllerRevision "
+                              "is not in the input) stopped on node gpu-node-1: NodeUnavailable: "
+                              f"pod {pods[0]['metadata']['name']} has been terminating since "
+                              f"{at(-9)}"}]})
 
 
 @scenario
@@ -644,12 +688,13 @@ def status_arithmetic():
                "are not counted. node-c has had no pod for a day: stuck, cause unknown.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "namespace": "monitoring", "name": "node-exporter", "phase": "Stalled",
-                   "cause": "Unknown", "reason": "NoPod", "stalledNodes": ["node-c"],
+                   "cause": "Unknown", "reason": "NoPod", "suspect": "Unknown", "stalledNodes": ["node-c"],
                    "counts": counts(3, 2, 2, 2, 2, misscheduled=1),
+                   "evidence": "Partial", "missing": ["node node-gone is not in the input"],
                    "nodes": {"node-a": {"standing": "updated", "state": "Running"},
                              "node-b": {"standing": "updated"},
                              "win-1": {"standing": "notDesired"},
-                             "node-gone": {"standing": "notDesired"}}}]})
+                             "node-gone": {"standing": "unknown"}}}]})
 
 
 @scenario
@@ -711,6 +756,280 @@ def brand_new_daemonset_cannot_pull():
                    "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
                    "stalledNodes": ["gpu-node-1", "gpu-node-2", "gpu-node-3"],
                    "oldRevision": None, "counts": counts(3, 3, 0, 3, 0)}]})
+
+
+# ---------------------------------------------------------------- would a rollback help? (suspect)
+
+
+@scenario
+def node_broke_after_new_pod():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    nodes = gpu_nodes()
+    nodes[0] = node("gpu-node-1", labels=GPU_LABELS, taints=[GPU_TAINT], ready="False",
+                    allocatable={"nvidia.com/gpu": "1"})  # NotReady since -20
+    pods = [pod(ds, r2, "gpu-node-1", -25, "notready"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The new toolkit pod was created on gpu-node-1 25 minutes ago and never became "
+               "Ready; 5 minutes later the node itself turned NotReady (a runtime config the new "
+               "toolkit wrote?). The node is the cause, the new revision the suspect.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "suspect": "NewRevision",
+                   "suspectReason": "node gpu-node-1 stopped being Ready after the new pod was "
+                                    "created there and before it was ever available: the new pod "
+                                    "may have broken the node",
+                   "nodes": {"gpu-node-1": {"suspect": "NewRevision"}}}]})
+
+
+@scenario
+def host_port_added():
+    new_t = toolkit_template(NEW_IMAGE)
+    new_t["spec"]["containers"][0]["ports"] = [{"containerPort": 9400, "hostPort": 9400,
+                                                "name": "metrics", "protocol": "TCP"}]
+    ds, r1, r2 = toolkit_rollout(new_template=new_t)
+    msg = ("0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod ports, "
+           "2 node(s) didn't match Pod's node affinity/selector.")
+    pods = [pod(ds, r2, "gpu-node-1", -30, "unschedulable", message=msg),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
+    return doc("The new revision adds hostPort 9400, which dcgm-exporter already holds: "
+               "Unschedulable, and the new revision is the suspect (the old one had no host port).",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "Unschedulable",
+                   "suspect": "NewRevision",
+                   "suspectReason": "the new revision adds host port 9400 the old one lacked"}]})
+
+
+def failed_create_event(ds, minutes_first, minutes_last, message, count):
+    return {"apiVersion": "v1", "kind": "Event",
+            "count": count, "eventTime": None, "firstTimestamp": at(minutes_first),
+            "involvedObject": {"apiVersion": "apps/v1", "kind": "DaemonSet", "name": ds.name,
+                               "namespace": ds.namespace, "resourceVersion": "90210",
+                               "uid": ds.uid},
+            "lastTimestamp": at(minutes_last), "message": message,
+            "metadata": {"creationTimestamp": at(minutes_first),
+                         "name": f"{ds.name}.{abs(int(minutes_first * 1000)):x}",
+                         "namespace": ds.namespace, "resourceVersion": "7777",
+                         "uid": uid("ev", ds.name, str(minutes_first))},
+            "reason": "FailedCreate", "reportingComponent": "daemonset-controller",
+            "reportingInstance": "", "source": {"component": "daemonset-controller"},
+            "type": "Warning"}
+
+
+@scenario
+def failed_create_quota():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    quota = ('Error creating: pods "nvidia-container-toolkit-7xkq2" is forbidden: exceeded quota: '
+             'gpu-operator-quota, requested: requests.cpu=100m, used: requests.cpu=4, '
+             'limited: requests.cpu=4')
+    older = 'Error creating: pods "nvidia-container-toolkit-b4m9s" is forbidden: an older problem'
+    pods = [old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    events = [failed_create_event(ds, -11, -1, quota, 9),
+              failed_create_event(ds, -60 * 24 * 3, -60 * 24 * 3, older, 1)]
+    objs = ([ds.obj(status_of(3, 2, 2, 0, 2, observed=2))] + pods + gpu_nodes() + events
+            + [r1.obj(), r2.obj()])
+    return doc("The controller deleted gpu-node-1's old pod, then a ResourceQuota refused the new "
+               "one: no pod at all on the node, and only a Warning Event FailedCreate on the "
+               "DaemonSet says why (the dump includes `events`). The Event from three days ago, "
+               "before the new revision, does not count. Whether the old pod would fit the quota "
+               "is not known: suspect Unknown.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "FailedCreate",
+                   "reason": "FailedCreate", "suspect": "Unknown", "stalledNodes": ["gpu-node-1"],
+                   "nodes": {"gpu-node-1": {"standing": "stuck", "cause": "FailedCreate",
+                                            "message": quota, "pod": None}}}]})
+
+
+# ---------------------------------------------------------------- a stall needs a rollout
+
+
+@scenario
+def outage_after_rollout_passed():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    r2.created = -90
+    nodes = gpu_nodes()
+    nodes[0] = node("gpu-node-1", labels=GPU_LABELS, taints=[GPU_TAINT], ready="False",
+                    allocatable={"nvidia.com/gpu": "1"})  # NotReady since -20, no taint yet
+    p1 = pod(ds, r2, "gpu-node-1", -80, "ready")
+    # The node controller marked the pod not Ready when the node went down; the kubelet's last
+    # report still says its container ran and was ready.
+    for c in p1["status"]["conditions"]:
+        if c["type"] in ("Ready", "ContainersReady"):
+            c.update(status="False", lastTransitionTime=at(-19))
+    pods = [p1, pod(ds, r2, "gpu-node-2", -70, "ready"), pod(ds, r2, "gpu-node-3", -60, "ready")]
+    objs = [ds.obj(status_of(3, 3, 2, 3, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The rollout finished an hour ago; 20 minutes ago gpu-node-1 stopped being Ready. "
+               "Its new pod had been available long before: an outage after the rollout passed "
+               "the node is not a rollout stall. Progressing (2 of 3 available), the message "
+               "names the node, nothing Stalled.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "reason": "NodesUnavailable",
+                   "cause": None, "stalledNodes": [],
+                   "message": "3 of 3 nodes updated; node gpu-node-1 is not Ready since after the "
+                              "rollout passed it (an outage, not a rollout stall)",
+                   "nodes": {"gpu-node-1": {"standing": "unavailable", "revision": "new",
+                                            "cause": None}}}]})
+
+
+@scenario
+def blocked_at_start():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    nodes = gpu_nodes()
+    nodes[0] = node("gpu-node-1", labels=GPU_LABELS, taints=[GPU_TAINT], ready="False",
+                    allocatable={"nvidia.com/gpu": "1"})  # NotReady since -20, no taint yet
+    down = old_pod(ds, r1, "gpu-node-1")
+    for c in down["status"]["conditions"]:
+        if c["type"] in ("Ready", "ContainersReady"):
+            c.update(status="False", lastTransitionTime=at(-19))
+    for c in down["status"]["containerStatuses"]:
+        c["ready"] = False
+    pods = [down, old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 0, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("gpu-node-1 went NotReady before the rollout of revision 2 began; its old pod is "
+               "unavailable and uses up maxUnavailable 1, so no node can start updating. Blocked "
+               "at start: Stalled on gpu-node-1 since the rollout began, NodeUnavailable, and "
+               "a rollback would not help (suspect Node).",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NodeUnavailable",
+                   "suspect": "Node", "stalledNodes": ["gpu-node-1"], "stalledSince": at(-12),
+                   "nodes": {"gpu-node-1": {"standing": "stuck", "revision": "old"},
+                             "gpu-node-2": {"standing": "waiting"}}}]})
+
+
+@scenario
+def stalled_node_deleted():
+    ds, r1, r2 = toolkit_rollout()
+    nodes = gpu_nodes()[1:]
+    pods = [pod(ds, r2, "gpu-node-1", -12, "imagepull"),
+            old_pod(ds, r1, "gpu-node-2"), old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(2, 2, 2, 0, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("The stuck node gpu-node-1 was deleted; its broken pod lingers until pod garbage "
+               "collection. Upstream counts only existing nodes, so that pod holds nothing back: "
+               "the rollout goes on to the next node (Progressing), the evidence is Partial.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "evidence": "Partial",
+                   "stalledNodes": [],
+                   "nodes": {"gpu-node-1": {"standing": "unknown", "cause": None}}}]})
+
+
+# ---------------------------------------------------------------- evidence: what the input lacks
+
+
+@scenario
+def daemonset_only_status_incomplete():
+    ds, r1, r2 = toolkit_rollout()
+    objs = [ds.obj(status_of(2, 2, 1, 1, 1, observed=2))]
+    return doc("A plain `kubectl get ds -o json`: no pods, no nodes. Nothing can be recounted, so the "
+               "verdict follows .status, which says 1 of 2 available — never Complete, and the "
+               "message says what the input lacks.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Progressing", "reason": "StatusIncomplete",
+                   "evidence": "StatusOnly", "missing": ["the input holds no Node objects"],
+                   "message": ".status reports 1 of 2 desired nodes updated, 1 available; the "
+                              "input holds no Node objects, so stallwatch cannot recount which "
+                              "node holds the rollout"}]})
+
+
+@scenario
+def daemonset_only_status_complete():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    objs = [ds.obj(status_of(3, 3, 3, 3, 3, observed=2))]
+    return doc("Only the DaemonSet, whose .status says every node is updated and available: "
+               "Complete on .status's word, with evidence StatusOnly.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Complete", "reason": "RolloutComplete",
+                   "evidence": "StatusOnly"}]})
+
+
+@scenario
+def pods_without_nodes():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    r2.created = -70
+    pods = [pod(ds, r2, "gpu-node-1", -65, "ready"), pod(ds, r2, "gpu-node-2", -60, "notready"),
+            old_pod(ds, r1, "gpu-node-3")]
+    objs = [ds.obj(status_of(3, 3, 2, 2, 2, observed=2))] + pods + [r1.obj(), r2.obj()]
+    return doc("What a user without node-list rights dumps: the DaemonSet and its pods, no Node. "
+               "The new pod on gpu-node-2 has not been Ready for an hour and .status says a node "
+               "is still to be updated: the pod holds the rollout back (never 'not desired'), "
+               "Stalled, with evidence StatusOnly.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady", "suspect": "Unknown",
+                   "stalledNodes": ["gpu-node-2"], "evidence": "StatusOnly",
+                   "nodes": {"gpu-node-1": {"standing": "unknown", "revision": "new"},
+                             "gpu-node-2": {"standing": "stuck", "cause": "NotReady"},
+                             "gpu-node-3": {"standing": "unknown", "revision": "old"}}}]})
+
+
+@scenario
+def node_without_kind():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    r2.created = -70
+    nodes = gpu_nodes()
+    del nodes[1]["kind"]
+    pods = [pod(ds, r2, "gpu-node-1", -65, "ready"), pod(ds, r2, "gpu-node-2", -60, "notready"),
+            pod(ds, r2, "gpu-node-3", -55, "ready")]
+    objs = [ds.obj(status_of(3, 3, 2, 3, 2, observed=2))] + pods + nodes + [r1.obj(), r2.obj()]
+    return doc("gpu-node-2 is in the dump without `kind`, so it cannot be read. Its new pod has not "
+               "been Ready for an hour: the node is unknown, not 'not desired'; the verdict is "
+               "Partial and Stalled (never Complete), and the unreadable object is an input "
+               "error (exit 2).",
+               0, objs, {"exitCode": 2, "stderr": "object gpu-node-2 has no kind",
+                         "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "NotReady",
+                   "stalledNodes": ["gpu-node-2"], "evidence": "Partial",
+                   "missing": ["node gpu-node-2 could not be read"],
+                   "nodes": {"gpu-node-2": {"standing": "stuck", "cause": "NotReady"}}}]})
+
+
+@scenario
+def unparsable_template_generation():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
+    exporter_t = template({"app": "dcgm-exporter"}, [container("exporter", "nvcr.io/nvidia/dcgm-exporter:3.3")])
+    bad = DaemonSet("dcgm-exporter", GPU_NS, exporter_t, generation=2)
+    b1 = Revision(bad, exporter_t, 2, -30)
+    bobj = bad.obj(status_of(3, 3, 3, 3, 3, observed=2))
+    bobj["metadata"]["annotations"]["deprecated.daemonset.template.generation"] = "abc"
+    bpods = [pod(bad, b1, f"gpu-node-{i}", -30, "ready") for i in (1, 2, 3)]
+    objs = ([ds.obj(status_of(3, 3, 3, 3, 3, observed=2)), bobj] + pods + bpods + gpu_nodes()
+            + [r1.obj(), r2.obj(), b1.obj()])
+    return doc("dcgm-exporter's deprecated.daemonset.template.generation reads \"abc\". Matching pods "
+               "against it would make every pod old, so the DaemonSet is invalid, named on stderr "
+               "(exit 2); the other DaemonSet is still judged.",
+               0, objs, {"exitCode": 2,
+                         "stderr": "DaemonSet gpu-operator/dcgm-exporter: metadata.annotations"
+                                   "[deprecated.daemonset.template.generation]: \"abc\" is not an "
+                                   "integer",
+                         "unsupported": [],
+                         "daemonSets": [{"name": TOOLKIT, "phase": "Complete"}]})
+
+
+# ---------------------------------------------------------------- kinds stallwatch does not judge
+
+
+@scenario
+def kruise_daemonset_unsupported():
+    ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
+    pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
+    kruise_t = template({"app": "node-agent"}, [container("agent", "example.com/agent:v2")])
+    kruise = DaemonSet("node-agent", "kube-system", kruise_t, generation=2)
+    k1 = Revision(kruise, kruise_t, 2, -30)
+    kobj = kruise.obj(status_of(3, 3, 1, 1, 1, observed=2))
+    kobj["apiVersion"] = "apps.kruise.io/v1alpha1"
+    kobj["spec"]["updateStrategy"] = {"type": "RollingUpdate", "rollingUpdate": {
+        "type": "Standard", "maxUnavailable": 1, "partition": 2, "paused": True}}
+    kpods = [pod(kruise, k1, "gpu-node-1", -30, "imagepull")]
+    objs = ([ds.obj(status_of(3, 3, 3, 3, 3, observed=2)), kobj] + pods + kpods + gpu_nodes()
+            + [r1.obj(), r2.obj()])
+    return doc("An OpenKruise Advanced DaemonSet (apps.kruise.io/v1alpha1, paused, partition 2) "
+               "beside an apps/v1 one. Its rollout follows rules stallwatch does not model, so it "
+               "is listed as unsupported, not judged; the apps/v1 DaemonSet is Complete.",
+               0, objs, {"exitCode": 0,
+                         "unsupported": [{"apiVersion": "apps.kruise.io/v1alpha1",
+                                          "kind": "DaemonSet", "namespace": "kube-system",
+                                          "name": "node-agent"}],
+                         "daemonSets": [{"name": TOOLKIT, "phase": "Complete"}]})
 
 
 def main():

@@ -76,8 +76,10 @@ namespace. Nothing on secrets; writes on workloads only with auto-rollback.
 - apiGroups: ["stallwatch.dev"]
   resources: ["rolloutstalls", "rolloutstalls/status"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-# Events on the DaemonSet (core/v1 Events, as the operator writes them).
+# Events on the DaemonSet (core/v1 Events, as the operator writes them); "list" to read the
+# controller's FailedCreate warnings, on demand only (a DaemonSet with a pod-less stuck node), never
+# watched.
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create", "patch"]
+  verbs: ["create", "patch", "list"]
 {{- end }}

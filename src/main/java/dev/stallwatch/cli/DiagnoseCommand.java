@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     usageHelpWidth = 100,
     description = {
       "Diagnoses DaemonSet rollouts from a saved dump, no cluster needed. Make the dump with:",
-      "  kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json > dump.json",
+      "  kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json > dump.json",
       "(-o yaml, multi-document YAML and single objects work too; other kinds are skipped.)"
     },
     footer = {
@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
       "  0  no DaemonSet rollout is Stalled",
       "  1  at least one rollout is Stalled",
       "  2  usage or input error: a file or object could not be read (the rest is still",
-      "     reported), or no DaemonSet in the input matches -n / DAEMONSET"
+      "     reported), or no DaemonSet in the input matches -n / DAEMONSET; also any",
+      "     internal error, out of memory included (with a hint) - never 1"
     })
 public final class DiagnoseCommand implements Callable<Integer> {
 
@@ -94,7 +95,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     Instant at = now == null ? Instant.now() : now;
     AnalyzerSettings settings = stallAfter.settings();
 
-    Dump dump = new DumpReader(System.in).read(files);
+    Dump dump = selectUnsupported(new DumpReader(System.in).read(files));
     Snapshots.Grouped grouped = Snapshots.group(dump);
     List<String> errors = new ArrayList<>(dump.errors());
     errors.addAll(grouped.errors());
@@ -108,6 +109,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     .thenComparing(s -> s.daemonSet().name()))
             .toList();
     if (selected.isEmpty()) {
+      InputSummary.unsupportedLine(dump).ifPresent(out::println);
+      out.flush();
       errors.forEach(e -> err.println("error: " + e));
       err.println("error: " + nothingSelected(grouped.snapshots(), dump));
       err.flush();
@@ -132,10 +135,12 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
     if (output == Format.json) {
       ObjectNode tree = JsonReport.tree(at, verdicts);
+      tree.set("unsupported", InputSummary.unsupportedJson(dump));
       tree.set("input", InputSummary.json(dump));
       out.print(JsonReport.render(tree));
     } else {
       out.print(TableReport.render(at, verdicts));
+      InputSummary.unsupportedLine(dump).ifPresent(line -> out.println("\n" + line));
       InputSummary.line(dump).ifPresent(line -> out.println("\n" + line));
     }
     out.flush();
@@ -147,7 +152,29 @@ public final class DiagnoseCommand implements Callable<Integer> {
     return verdicts.stream().anyMatch(RolloutVerdict::stalled) ? ExitCodes.STALLED : ExitCodes.OK;
   }
 
+  /** The dump with only the unsupported objects that -n and DAEMONSET select. */
+  private Dump selectUnsupported(Dump dump) {
+    List<Dump.Unsupported> kept =
+        dump.unsupported().stream()
+            .filter(u -> namespace == null || namespace.equals(u.namespace()))
+            .filter(u -> daemonSet == null || daemonSet.equals(u.name()))
+            .toList();
+    return new Dump(
+        dump.daemonSets(),
+        dump.pods(),
+        dump.nodes(),
+        dump.revisions(),
+        dump.ignored(),
+        dump.errors(),
+        dump.unreadableNodes(),
+        kept,
+        dump.events());
+  }
+
   private String nothingSelected(List<RolloutSnapshot> all, Dump dump) {
+    if (all.isEmpty() && !dump.unsupported().isEmpty() && dump.daemonSets().isEmpty()) {
+      return "no apps/v1 DaemonSet in the input to judge (" + InputSummary.counts(dump) + ")";
+    }
     if (all.isEmpty()) {
       return dump.daemonSets().isEmpty()
           ? "no DaemonSet in the input (" + InputSummary.counts(dump) + ")"
@@ -168,10 +195,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
   private static void warnAboutMissingKinds(Dump dump, PrintWriter err) {
     if (dump.nodes().isEmpty()) {
       err.println(
-          "warning: the input holds no Node objects, so DESIRED is 0; dump them too:"
-              + " kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json");
+          "warning: the input holds no Node objects, so nothing can be recounted and verdicts"
+              + " follow .status (evidence StatusOnly); dump them too:"
+              + " kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json");
     } else if (dump.pods().isEmpty()) {
-      err.println("warning: the input holds no Pod objects; every node will show no pod");
+      err.println(
+          "warning: the input holds no Pod objects, so verdicts follow .status (evidence"
+              + " Partial)");
     }
     if (dump.revisions().isEmpty()) {
       err.println(

@@ -1,6 +1,7 @@
 package dev.stallwatch.cli;
 
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -18,6 +19,43 @@ public final class ExitCodes {
   public static final int ACCESS = 3;
 
   private ExitCodes() {}
+
+  /**
+   * Runs the parsed command as picocli's {@code RunLast} does, and turns a JVM error — out of
+   * memory on a big dump, a stack overflow on absurdly nested input — into one line with a hint and
+   * the command's error code (2 for {@code diagnose}), never the JVM's 1 ("stalled").
+   */
+  static int execute(ParseResult parsed) {
+    try {
+      return new CommandLine.RunLast().execute(parsed);
+    } catch (Error e) {
+      List<CommandLine> commands = parsed.asCommandLineList();
+      CommandLine last = commands.get(commands.size() - 1);
+      PrintWriter err = last.getErr();
+      err.println("error: " + describe(e, Runtime.getRuntime().maxMemory()));
+      err.flush();
+      return last.getCommandSpec().exitCodeOnInvalidInput();
+    }
+  }
+
+  /** One line for a JVM error, with what to do about it. */
+  static String describe(Error e, long maxHeapBytes) {
+    if (e instanceof OutOfMemoryError) {
+      return "out of memory (Java heap limit "
+          + maxHeapBytes / (1024 * 1024)
+          + " MiB"
+          + (e.getMessage() == null ? "" : ", " + e.getMessage())
+          + "); run with a larger heap, e.g. java -Xmx2g -jar stallwatch.jar …"
+          + " (kubectl plugin: STALLWATCH_JAVA_OPTS=-Xmx2g)";
+    }
+    if (e instanceof StackOverflowError) {
+      return "stack overflow: the input nests too deeply to read; run with a larger stack,"
+          + " e.g. java -Xss8m -jar stallwatch.jar … (kubectl plugin: STALLWATCH_JAVA_OPTS=-Xss8m)";
+    }
+    return "unexpected "
+        + e.getClass().getSimpleName()
+        + (e.getMessage() == null ? "" : ": " + e.getMessage());
+  }
 
   static int forException(Throwable t) {
     return t instanceof AccessException ? ACCESS : USAGE;

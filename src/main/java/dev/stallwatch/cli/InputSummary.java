@@ -36,6 +36,34 @@ final class InputSummary {
     return Optional.of("skipped objects of other kinds: " + kinds);
   }
 
+  /**
+   * A footer line naming the DaemonSets of another API than apps/v1, which are listed and not
+   * judged.
+   */
+  static Optional<String> unsupportedLine(Dump dump) {
+    if (dump.unsupported().isEmpty()) {
+      return Optional.empty();
+    }
+    String listed =
+        dump.unsupported().stream()
+            .map(u -> u + " (" + u.apiVersion() + ")")
+            .collect(Collectors.joining(", "));
+    return Optional.of("unsupported, not judged (only apps/v1 DaemonSets are): " + listed);
+  }
+
+  /** {@code [{"apiVersion", "kind", "namespace", "name"}]}: the objects listed as unsupported. */
+  static com.fasterxml.jackson.databind.node.ArrayNode unsupportedJson(Dump dump) {
+    var list = JsonNodeFactory.instance.arrayNode();
+    for (Dump.Unsupported u : dump.unsupported()) {
+      ObjectNode o = list.addObject();
+      o.put("apiVersion", u.apiVersion());
+      o.put("kind", u.kind());
+      o.put("namespace", u.namespace());
+      o.put("name", u.name());
+    }
+    return list;
+  }
+
   static ObjectNode json(Dump dump) {
     ObjectNode o = JsonNodeFactory.instance.objectNode();
     o.put("daemonSets", dump.daemonSets().size());

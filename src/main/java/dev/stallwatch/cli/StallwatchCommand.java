@@ -40,6 +40,7 @@ public final class StallwatchCommand implements Runnable {
     cli.setExitCodeExceptionMapper(ExitCodes::forException);
     cli.setExecutionExceptionHandler(ExitCodes::handleExecutionException);
     cli.setParameterExceptionHandler(ExitCodes::handleParameterException);
+    cli.setExecutionStrategy(ExitCodes::execute);
     return cli;
   }
 

@@ -6,6 +6,7 @@ import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.rollout.StallMemory;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -159,8 +161,17 @@ public final class StatusCommand implements Callable<Integer> {
     AnalyzerSettings settings = stallAfter.settings();
     List<RolloutVerdict> verdicts = new ArrayList<>();
     List<String> errors = new ArrayList<>(selection.errors());
+    List<String> records = new ArrayList<>();
     for (RolloutSnapshot snapshot : selection.snapshots()) {
-      verdicts.add(RolloutAnalyzer.analyze(snapshot, at, settings));
+      RolloutVerdict verdict = RolloutAnalyzer.analyze(snapshot, at, settings);
+      Optional<OperatorRecord> record = OperatorRecord.of(client, verdict);
+      if (record.isPresent()) {
+        // Date the nodes as the operator did, so this report and its RolloutStall agree.
+        verdict =
+            RolloutAnalyzer.analyze(snapshot, at, settings, record.get().merged(StallMemory.NONE));
+        records.add(verdict.daemonSet() + ": " + record.get().line());
+      }
+      verdicts.add(verdict);
     }
     if (verdicts.isEmpty() && errors.isEmpty()) {
       if (daemonSet != null) {
@@ -180,7 +191,10 @@ public final class StatusCommand implements Callable<Integer> {
               : "No DaemonSets found in " + where + ".\n");
     }
     String text =
-        output == Format.json ? JsonReport.render(at, verdicts) : TableReport.render(at, verdicts);
+        output == Format.json
+            ? JsonReport.render(at, verdicts)
+            : TableReport.render(at, verdicts)
+                + (records.isEmpty() ? "" : "\n" + String.join("\n", records) + "\n");
     return new Report(at, verdicts, errors, text);
   }
 

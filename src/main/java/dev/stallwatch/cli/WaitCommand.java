@@ -116,7 +116,12 @@ public final class WaitCommand implements Callable<Integer> {
         new RolloutWait(
             (now, memory) -> {
               RolloutSnapshot snapshot = cluster.translating(() -> read(client, namespace, name));
-              RolloutVerdict verdict = RolloutAnalyzer.analyze(snapshot, now, settings, memory);
+              RolloutVerdict own = RolloutAnalyzer.analyze(snapshot, now, settings, memory);
+              // The operator's record of this revision dates the nodes as the cluster does.
+              RolloutVerdict verdict =
+                  cluster.translating(
+                      () ->
+                          OperatorRecord.reconciled(client, snapshot, own, now, settings, memory));
               return new RolloutWait.Reading(verdict, templateRecorded(snapshot, verdict));
             },
             clock,
@@ -150,7 +155,7 @@ public final class WaitCommand implements Callable<Integer> {
     RolloutWait.Outcome outcome = wait.run();
     return switch (outcome.end()) {
       case COMPLETE -> complete(out, outcome.last());
-      case STALLED -> stalled(out, outcome);
+      case STALLED -> stalled(out, outcome, client);
       case TIMEOUT -> timedOut(out, outcome);
     };
   }
@@ -203,7 +208,7 @@ public final class WaitCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private int stalled(PrintWriter out, RolloutWait.Outcome outcome) {
+  private int stalled(PrintWriter out, RolloutWait.Outcome outcome, KubernetesClient client) {
     RolloutVerdict v = outcome.last();
     String ns = v.daemonSet().namespace();
     String name = v.daemonSet().name();
@@ -222,6 +227,17 @@ public final class WaitCommand implements Callable<Integer> {
         "  message:  "
             + (first != null && first.message() != null ? first.message() : v.message()));
     out.println("  since:    " + v.stalledSince());
+    OperatorRecord.of(client, v).ifPresent(r -> out.println("  " + r.line()));
+    if (v.suspect() != null) {
+      out.println(
+          "  suspect:  "
+              + v.suspect()
+              + " (rollback would help: "
+              + v.suspect().rollbackHelps()
+              + ", because "
+              + v.suspectReason()
+              + ")");
+    }
     out.println("  old:      " + revision(v.oldRevision()));
     out.println("  new:      " + revision(v.newRevision()));
     out.println();
@@ -268,10 +284,6 @@ public final class WaitCommand implements Callable<Integer> {
     if (r == null) {
       return "-";
     }
-    return (r.revision() == null ? "" : r.revision() + " ")
-        + "("
-        + r.hash()
-        + ")"
-        + (r.images().isEmpty() ? "" : " " + String.join(", ", r.images()));
+    return r.describe() + (r.images().isEmpty() ? "" : " " + String.join(", ", r.images()));
   }
 }

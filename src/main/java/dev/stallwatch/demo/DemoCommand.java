@@ -128,8 +128,9 @@ public final class DemoCommand implements Callable<Integer> {
   }
 
   private int serveUntilStopped(DemoStory story, PrintWriter out) throws InterruptedException {
+    story.realSpeed();
     out.println();
-    out.println("Serving until Ctrl-C:");
+    out.println("Serving until Ctrl-C (the cluster's clock now runs at real speed):");
     out.printf("  kubectl --kubeconfig %s get rolloutstalls -A%n", kubeconfig);
     out.printf("  kubectl --kubeconfig %s get ds -A%n", kubeconfig);
     out.printf("  curl -s http://127.0.0.1:%d/metrics | grep ^stallwatch_%n", story.metricsPort());

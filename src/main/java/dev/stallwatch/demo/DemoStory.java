@@ -41,6 +41,13 @@ final class DemoStory implements AutoCloseable {
   private final Scenario scenario;
   private final StoryClock clock = new StoryClock();
   private final long scale;
+
+  /**
+   * Simulated seconds per real second now: {@code scale} while the story plays, 1 once it is told
+   * (so a cluster served for kubectl and {@code stallwatch wait} ages as a real one does).
+   */
+  private volatile long speed;
+
   private final Duration stallAfter;
   private final String namespace;
   private final String name;
@@ -60,6 +67,7 @@ final class DemoStory implements AutoCloseable {
     this.out = out;
     this.scenario = scenario;
     this.scale = scale;
+    this.speed = scale;
     this.stallAfter = stallAfter;
     DaemonSet ds = scenario.daemonSets().get(0);
     this.namespace = ds.getMetadata().getNamespace();
@@ -77,7 +85,7 @@ final class DemoStory implements AutoCloseable {
             api.newClient(),
             settings,
             registry,
-            new StallwatchOperator.Timing(clock, d -> d.dividedBy(scale), Duration.ofSeconds(5)));
+            new StallwatchOperator.Timing(clock, d -> d.dividedBy(speed), Duration.ofSeconds(5)));
     http = HealthEndpoint.start(metricsPort, registry, operator::ready);
     out.printf("stallwatch demo: %s%n  %s%n", scenario.name(), scenario.story());
     out.printf(
@@ -90,6 +98,15 @@ final class DemoStory implements AutoCloseable {
     driver = new Thread(() -> drive(simClock), "stallwatch-demo-clock");
     driver.setDaemon(true);
     driver.start();
+  }
+
+  /**
+   * From now on simulated time runs at real speed: after the story, a served cluster must age as a
+   * real one, or a pod looks 40 minutes old to kubectl while the operator's stall began a second
+   * ago ({@code stallwatch wait --stall-after 30s} would never see it).
+   */
+  void realSpeed() {
+    speed = 1;
   }
 
   String apiUrl() {
@@ -304,11 +321,10 @@ final class DemoStory implements AutoCloseable {
    * time moves on, so a busy machine slows the story down instead of skipping parts of it.
    */
   private void drive(SimClock simClock) {
-    long paceMillis = Math.max(1, STEP.toMillis() / scale);
     while (!Thread.currentThread().isInterrupted()) {
       try {
         sim.tick();
-        Thread.sleep(paceMillis);
+        Thread.sleep(Math.max(1, STEP.toMillis() / speed));
         simClock.advance(STEP);
       } catch (InterruptedException e) {
         return;

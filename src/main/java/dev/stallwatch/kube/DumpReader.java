@@ -32,10 +32,10 @@ import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 
 /**
- * Reads what {@code kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json} (or {@code -o
- * yaml}) prints: a {@code List} (also typed lists like {@code PodList}, also nested), single
- * objects, concatenated JSON values and multi-document YAML. Objects of other kinds are counted and
- * skipped; a broken file or object becomes an error line and does not stop the rest.
+ * Reads what {@code kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json} (or
+ * {@code -o yaml}) prints: a {@code List} (also typed lists like {@code PodList}, also nested),
+ * single objects, concatenated JSON values and multi-document YAML. Objects of other kinds are
+ * counted and skipped; a broken file or object becomes an error line and does not stop the rest.
  */
 public final class DumpReader {
 
@@ -68,7 +68,16 @@ public final class DumpReader {
       }
       readDocuments(name, text, out);
     }
-    return new Dump(out.daemonSets, out.pods, out.nodes, out.revisions, out.ignored, out.errors);
+    return new Dump(
+        out.daemonSets,
+        out.pods,
+        out.nodes,
+        out.revisions,
+        out.ignored,
+        out.errors,
+        out.unreadableNodes,
+        out.unsupported,
+        out.events);
   }
 
   private static void readDocuments(String name, String text, Collector out) {
@@ -191,6 +200,9 @@ public final class DumpReader {
     final List<Dump.Entry<ControllerRevision>> revisions = new ArrayList<>();
     final Map<String, Integer> ignored = new LinkedHashMap<>();
     final List<String> errors = new ArrayList<>();
+    final Set<String> unreadableNodes = new java.util.TreeSet<>();
+    final List<Dump.Unsupported> unsupported = new ArrayList<>();
+    final List<Dump.Entry<io.fabric8.kubernetes.api.model.Event>> events = new ArrayList<>();
     final Set<String> seen = new HashSet<>();
 
     /**
@@ -214,6 +226,11 @@ public final class DumpReader {
       }
       if (kind.isEmpty()) {
         errors.add(origin + ": object " + nameOf(node) + "has no kind");
+        // Without a namespace it may well be a Node: its pods must not pass as "not desired".
+        String name = node.path("metadata").path("name").asText("");
+        if (!name.isEmpty() && node.path("metadata").path("namespace").asText("").isEmpty()) {
+          unreadableNodes.add(name);
+        }
         return;
       }
       JsonNode items = node.get("items");
@@ -225,12 +242,45 @@ public final class DumpReader {
         return;
       }
       switch (kind) {
-        case "DaemonSet" -> add(node, DaemonSet.class, kind, origin, daemonSets);
+        case "DaemonSet" -> {
+          if (judged(node)) {
+            add(node, DaemonSet.class, kind, origin, daemonSets);
+          } else {
+            JsonNode meta = node.path("metadata");
+            unsupported.add(
+                new Dump.Unsupported(
+                    node.path("apiVersion").asText(""),
+                    kind,
+                    meta.path("namespace").asText(""),
+                    meta.path("name").asText(""),
+                    origin));
+          }
+        }
         case "Pod" -> add(node, Pod.class, kind, origin, pods);
         case "Node" -> add(node, Node.class, kind, origin, nodes);
         case "ControllerRevision" -> add(node, ControllerRevision.class, kind, origin, revisions);
+        case "Event" -> {
+          // core/v1 only: events.k8s.io/v1 names the object in "regarding", not "involvedObject".
+          if (node.path("apiVersion").asText("v1").equals("v1")) {
+            add(node, io.fabric8.kubernetes.api.model.Event.class, kind, origin, events);
+          } else {
+            ignored.merge(kind + " (" + node.path("apiVersion").asText() + ")", 1, Integer::sum);
+          }
+        }
         default -> ignored.merge(kind, 1, Integer::sum);
       }
+    }
+
+    /**
+     * Only {@code apps/v1} DaemonSets follow the rules the analyzer applies (another group's
+     * DaemonSet, like OpenKruise's with its partition and pause, does not). An object without
+     * apiVersion, as in a hand-written list, is taken for apps/v1.
+     */
+    private static boolean judged(JsonNode node) {
+      JsonNode api = node.get("apiVersion");
+      return api == null
+          || api.isNull()
+          || (api.isTextual() && (api.asText().isBlank() || api.asText().trim().equals("apps/v1")));
     }
 
     private <T extends HasMetadata> void add(
@@ -240,7 +290,10 @@ public final class DumpReader {
         object = KubeJson.MAPPER.treeToValue(node, type);
       } catch (JsonProcessingException | IllegalArgumentException e) {
         errors.add(
-            origin + ": " + kind + " " + nameOf(node) + "cannot be read: " + fieldProblem(e));
+            origin + ": " + kind + " " + nameOf(node) + "cannot be read: " + fieldProblem(e, node));
+        if (type == Node.class && !node.path("metadata").path("name").asText("").isEmpty()) {
+          unreadableNodes.add(node.path("metadata").path("name").asText());
+        }
         return;
       }
       if (object.getMetadata() == null || object.getMetadata().getName() == null) {
@@ -254,22 +307,58 @@ public final class DumpReader {
       }
     }
 
-    private static String fieldProblem(Exception e) {
+    private static String fieldProblem(Exception e, JsonNode object) {
       if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
         StringBuilder path = new StringBuilder();
+        JsonNode at = object;
         for (JsonMappingException.Reference ref : jme.getPath()) {
           if (ref.getFieldName() != null) {
             path.append(path.length() == 0 ? "" : ".").append(ref.getFieldName());
+            at = at == null ? null : at.get(ref.getFieldName());
           } else if (ref.getIndex() >= 0) {
             path.append('[').append(ref.getIndex()).append(']');
+            at = at == null ? null : at.get(ref.getIndex());
           }
         }
-        return path + ": " + typeProblem(jme);
+        String number = at != null && at.isNumber() ? numberProblem(jme, at) : null;
+        return path + ": " + (number != null ? number : typeProblem(jme));
       }
       if (e instanceof JsonProcessingException jpe) {
         return firstLine(jpe.getOriginalMessage());
       }
       return firstLine(e.getMessage());
+    }
+
+    /**
+     * What is wrong with a number where an integer belongs, in the input's own spelling: {@code
+     * expected an integer, found 1.5}, {@code found 1e+30, out of range of a 32-bit integer}.
+     */
+    private static String numberProblem(JsonMappingException e, JsonNode found) {
+      Class<?> target = e instanceof MismatchedInputException mie ? mie.getTargetType() : null;
+      boolean wantsInteger =
+          target == Integer.class
+              || target == int.class
+              || target == Long.class
+              || target == long.class
+              || target == Short.class
+              || target == short.class;
+      if (!wantsInteger) {
+        return null;
+      }
+      // 1e30 and 1.5 as the input spells them, not Java's 1.0E30.
+      String text =
+          found.isFloatingPointNumber()
+              ? found.decimalValue().stripTrailingZeros().toString()
+              : found.toString();
+      if (!found.canConvertToExactIntegral()) {
+        return "expected an integer, found " + text;
+      }
+      boolean wide = target == Long.class || target == long.class;
+      return "expected an integer, found "
+          + text
+          + ", out of range of a "
+          + (wide ? "64" : "32")
+          + "-bit integer";
     }
 
     /** "expected a list, found a string" rather than Jackson's Java type names. */

@@ -1,6 +1,7 @@
 package dev.stallwatch.kube;
 
 import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.IntOrPercent;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.ObjectRef;
@@ -66,7 +67,7 @@ public final class KubeViews {
     return new DaemonSetView(
         new ObjectRef(meta.getNamespace(), meta.getName(), meta.getUid()),
         meta.getGeneration() == null ? 0 : meta.getGeneration(),
-        templateGeneration(meta.getAnnotations()),
+        templateGeneration(meta.getAnnotations(), what),
         strings(meta.getAnnotations()),
         template,
         strategy(spec.getUpdateStrategy(), what),
@@ -159,6 +160,28 @@ public final class KubeViews {
         PodTemplates.fromRevisionData(rev.getData()));
   }
 
+  /** The analyzer's view of a core/v1 Event. */
+  public static EventView event(io.fabric8.kubernetes.api.model.Event e) {
+    String what = describe(e);
+    ObjectMeta meta = meta(e);
+    Instant last = instant(e.getLastTimestamp(), what, "lastTimestamp");
+    if (last == null && e.getEventTime() != null) {
+      last = instant(e.getEventTime().getTime(), what, "eventTime");
+    }
+    if (last == null) {
+      last = instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp");
+    }
+    var about = e.getInvolvedObject();
+    return new EventView(
+        e.getType(),
+        e.getReason(),
+        e.getMessage(),
+        last,
+        about == null ? null : about.getKind(),
+        about == null ? null : about.getName(),
+        about == null ? null : about.getUid());
+  }
+
   /** {@code Kind namespace/name}, how every message names an object. */
   public static String describe(HasMetadata obj) {
     String kind = obj.getKind() == null ? obj.getClass().getSimpleName() : obj.getKind();
@@ -179,7 +202,12 @@ public final class KubeViews {
     return meta;
   }
 
-  private static Long templateGeneration(Map<String, String> annotations) {
+  /**
+   * The template generation the controller wrote. One that is not an integer would make every pod
+   * look old (upstream's {@code IsPodUpdated} compares it with the pods' labels), so it is an
+   * invalid DaemonSet rather than a silent "not updated".
+   */
+  private static Long templateGeneration(Map<String, String> annotations, String what) {
     String raw = annotations == null ? null : annotations.get(TEMPLATE_GENERATION_ANNOTATION);
     if (raw == null) {
       return null;
@@ -187,7 +215,13 @@ public final class KubeViews {
     try {
       return Long.parseLong(raw.trim());
     } catch (NumberFormatException e) {
-      return null; // upstream then matches pods by revision hash only
+      throw InvalidObjectException.field(
+          what,
+          "metadata.annotations[" + TEMPLATE_GENERATION_ANNOTATION + "]",
+          "\""
+              + raw
+              + "\" is not an integer (the DaemonSet controller writes the template generation"
+              + " there; pods are matched against it)");
     }
   }
 

@@ -176,7 +176,22 @@ public final class PodTemplates {
         }
       }
     }
-    return new PodTemplateView.Container(c.getName(), c.getImage(), requests);
+    // A limit without a request (usual for nvidia.com/gpu) is what the scheduler counts.
+    if (c.getResources() != null && c.getResources().getLimits() != null) {
+      for (Map.Entry<String, Quantity> e : c.getResources().getLimits().entrySet()) {
+        if (e.getKey() != null && e.getValue() != null) {
+          requests.putIfAbsent(e.getKey(), quantity(e.getValue()));
+        }
+      }
+    }
+    List<Integer> hostPorts =
+        c.getPorts() == null
+            ? List.of()
+            : c.getPorts().stream()
+                .filter(p -> p != null && p.getHostPort() != null && p.getHostPort() > 0)
+                .map(p -> p.getHostPort())
+                .toList();
+    return new PodTemplateView.Container(c.getName(), c.getImage(), requests, hostPorts);
   }
 
   /** A quantity as written in the manifest ({@code 500m}, {@code 1Gi}, {@code 2}). */

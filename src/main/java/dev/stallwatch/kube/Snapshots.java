@@ -1,6 +1,7 @@
 package dev.stallwatch.kube;
 
 import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.rollout.RevisionView;
@@ -50,7 +51,17 @@ public final class Snapshots {
     List<String> errors = new ArrayList<>();
     List<Namespaced<PodView>> pods = views(dump.pods(), KubeViews::pod, errors);
     List<Namespaced<NodeView>> nodes = views(dump.nodes(), KubeViews::node, errors);
+    java.util.Set<String> unreadableNodes = new java.util.TreeSet<>(dump.unreadableNodes());
+    java.util.Set<String> readNodes = new java.util.HashSet<>();
+    nodes.forEach(n -> readNodes.add(n.view().name()));
+    for (Dump.Entry<Node> entry : dump.nodes()) {
+      String name = entry.object().getMetadata().getName();
+      if (!readNodes.contains(name)) {
+        unreadableNodes.add(name); // a field of it could not be read (errors says which)
+      }
+    }
     List<Namespaced<RevisionView>> revisions = views(dump.revisions(), KubeViews::revision, errors);
+    List<Namespaced<EventView>> events = views(dump.events(), KubeViews::event, errors);
     List<NodeView> allNodes = nodes.stream().map(Namespaced::view).toList();
     List<RolloutSnapshot> snapshots = new ArrayList<>();
     for (Dump.Entry<DaemonSet> entry : dump.daemonSets()) {
@@ -66,7 +77,10 @@ public final class Snapshots {
               ds,
               inNamespace(pods, ds.namespace()),
               allNodes,
-              inNamespace(revisions, ds.namespace())));
+              inNamespace(revisions, ds.namespace()),
+              unreadableNodes,
+              !dump.pods().isEmpty(),
+              inNamespace(events, ds.namespace())));
     }
     return new Grouped(snapshots, errors);
   }

@@ -5,11 +5,13 @@ import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.AutoRollback;
+import dev.stallwatch.rollback.RollbackDecision;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.DaemonSetView;
+import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -63,6 +65,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final StallEvents events;
   private final StallWrites writes;
   private final AutoRollback autoRollback;
+  private final FailedCreates failedCreates;
   private final StallMemories memories = new StallMemories();
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
   private final Map<String, Refusal> refusedRollbacks = new ConcurrentHashMap<>();
@@ -91,6 +94,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     this.metrics = metrics;
     this.events = events;
     this.writes = new StallWrites(client, events, metrics);
+    this.failedCreates = new FailedCreates(client);
     this.autoRollback =
         new AutoRollback(
             new RollbackPolicy(config.autoRollback(), config.autoRollbackAfter()), client);
@@ -128,20 +132,74 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     reportedInvalid.remove(key);
     RolloutVerdict verdict =
         RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
+    if (FailedCreates.wanted(verdict)) {
+      // A node without a pod has crossed stall-after: only the controller's Events say why.
+      List<EventView> events = failedCreates.of(ds, now);
+      if (!events.isEmpty()) {
+        verdict =
+            RolloutAnalyzer.analyze(
+                snapshot.withEvents(events), now, settings, memories.recall(key, stalls));
+      }
+    } else {
+      failedCreates.forget(key);
+    }
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
+    String withheld = withheldRollback(ds, verdict, stalls, now);
+    Set<String> nodeNames =
+        snapshot.nodes().stream()
+            .map(dev.stallwatch.rollout.NodeView::name)
+            .collect(java.util.stream.Collectors.toSet());
     StallPlan plan =
         planner.plan(
             verdict,
             stalls,
             RollbackRecord.fromAnnotations(ds.getMetadata().getAnnotations()),
-            now);
+            now,
+            withheld,
+            nodeNames::contains);
     writes.apply(ds, plan, stallCache(context));
+    reportWithheld(ds, plan, stalls, withheld);
     metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
     // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
     Instant rollbackRecheck =
         plan.active() == null ? null : rollBackIfDue(ds, verdict, recordedRollbacks(stalls), now);
-    return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck);
+    // Events are not watched: while a pod-less node stays unexplained, look again in a while.
+    Instant eventsRecheck = FailedCreates.wanted(verdict) ? now.plus(FailedCreates.REFRESH) : null;
+    return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck, eventsRecheck);
+  }
+
+  /**
+   * Why a due auto-rollback is not done — the suspect is not the new revision — or null: recorded
+   * on the stall, so that whoever opted in sees why the operator did not act.
+   */
+  private String withheldRollback(
+      DaemonSet ds, RolloutVerdict verdict, Set<RolloutStall> stalls, Instant now) {
+    if (!verdict.stalled()) {
+      return null;
+    }
+    RollbackDecision decision = autoRollback.decide(ds, verdict, recordedRollbacks(stalls), now);
+    return decision.withheld() ? decision.reason() : null;
+  }
+
+  /** One Event when a stall's withheld rollback is first recorded (or its reason changes). */
+  private void reportWithheld(
+      DaemonSet ds, StallPlan plan, Set<RolloutStall> stalls, String withheld) {
+    if (withheld == null || plan.active() == null) {
+      return;
+    }
+    String name = plan.active().getMetadata().getName();
+    String before =
+        stalls.stream()
+            .filter(s -> s.getMetadata().getName().equals(name) && s.getStatus() != null)
+            .map(s -> s.getStatus().rollbackWithheld())
+            .filter(java.util.Objects::nonNull)
+            .findFirst()
+            .orElse(null);
+    if (!withheld.equals(before)) {
+      log.info("{}/{}: {}", ds.getMetadata().getNamespace(), ds.getMetadata().getName(), withheld);
+      events.normal(ds, StallEvents.ROLLBACK_WITHHELD, withheld);
+    }
   }
 
   /**
@@ -264,6 +322,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private void forget(String key, String ns, String name, Set<RolloutStall> stalls) {
     memories.forget(key);
     reportedInvalid.remove(key);
+    failedCreates.forget(key);
     refusedRollbacks.remove(key);
     metrics.forget(ns, name);
     // The API server's garbage collector deletes owned stalls too; deleting them here also covers
@@ -304,6 +363,6 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       since = Instant.EPOCH;
     }
     int nodes = s.stalledNodeCount() == null ? 0 : s.stalledNodeCount();
-    return new StallMetrics.ActiveStall(s.cause(), nodes, since);
+    return new StallMetrics.ActiveStall(s.cause(), s.suspect(), nodes, since);
   }
 }

@@ -5,6 +5,7 @@ import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutVerdict;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** Why a stall stopped being active: the reason of its {@code Stalled=False} condition. */
 public enum Resolution {
@@ -18,6 +19,8 @@ public enum Resolution {
   Superseded,
   /** Someone accepted a NodeExcluded stall with the acknowledge annotation. */
   Acknowledged,
+  /** Every node the stall held was deleted from the cluster, and no other node holds it. */
+  NodeRemoved,
   /** The DaemonSet is gone. */
   DaemonSetDeleted;
 
@@ -26,6 +29,15 @@ public enum Resolution {
    * rollout the stall is about is still stalled.
    */
   public static Optional<Resolution> of(RolloutStall stall, RolloutVerdict verdict) {
+    return of(stall, verdict, node -> true);
+  }
+
+  /**
+   * Decides whether {@code stall} is over given the DaemonSet's latest verdict and which nodes the
+   * cluster still has; empty while the rollout the stall is about is still stalled.
+   */
+  public static Optional<Resolution> of(
+      RolloutStall stall, RolloutVerdict verdict, Predicate<String> nodeExists) {
     String stalledHash = stall.getSpec().revision();
     String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
     if (!stalledHash.equals(currentHash)) {
@@ -35,6 +47,13 @@ public enum Resolution {
               && status.oldRevision() != null
               && currentHash.equals(status.oldRevision().hash());
       return Optional.of(backToOld ? RolledBack : Superseded);
+    }
+    var held = stall.getStatus() == null ? null : stall.getStatus().nodes();
+    if (!verdict.stalled()
+        && held != null
+        && !held.isEmpty()
+        && held.stream().noneMatch(n -> nodeExists.test(n.name()))) {
+      return Optional.of(NodeRemoved);
     }
     if (verdict.phase() == Phase.Complete) {
       return Optional.of(RolloutComplete);
@@ -63,6 +82,12 @@ public enum Resolution {
               + revision
               + " acknowledged with "
               + RolloutStall.ACKNOWLEDGED;
+      case NodeRemoved ->
+          "Every node the rollout of "
+              + daemonSet
+              + " to revision "
+              + revision
+              + " stalled on was deleted";
       case DaemonSetDeleted -> daemonSet + " was deleted";
     };
   }

@@ -22,6 +22,10 @@ public final class StallEvents {
   public static final String INVALID = "InvalidDaemonSet";
   public static final String ROLLED_BACK = "RolloutRolledBack";
   public static final String ROLLBACK_REFUSED = "RolloutRollbackRefused";
+
+  /** A due auto-rollback not done because the suspect is not the new revision. */
+  public static final String ROLLBACK_WITHHELD = "RollbackWithheld";
+
   static final String COMPONENT = "stallwatch";
 
   private static final Logger log = LoggerFactory.getLogger(StallEvents.class);
@@ -43,6 +47,7 @@ public final class StallEvents {
         + ": "
         + s.cause()
         + (s.reason() == null ? "" : " (" + s.reason() + ")")
+        + suspect(s)
         + "; old revision "
         + revision(s.oldRevision())
         + ", new revision "
@@ -50,6 +55,24 @@ public final class StallEvents {
         + "; "
         + s.ready()
         + " ready";
+  }
+
+  /** {@code ; suspect NewRevision: rollback would help, because …}. */
+  private static String suspect(RolloutStallStatus s) {
+    if (s.suspect() == null) {
+      return "";
+    }
+    String helps =
+        switch (s.suspect()) {
+          case "NewRevision" -> "rollback would help";
+          case "Node" -> "rollback would not help";
+          default -> "whether rollback would help is unknown";
+        };
+    return "; suspect "
+        + s.suspect()
+        + ": "
+        + helps
+        + (s.suspectReason() == null ? "" : ", because " + s.suspectReason());
   }
 
   private static String revision(RolloutStallStatus.Revision r) {

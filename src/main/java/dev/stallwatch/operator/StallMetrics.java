@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * never shows a stale stall.
  *
  * <ul>
- *   <li>{@code stallwatch_rollout_stalled{namespace,daemonset,cause}}: 1 while stalled
+ *   <li>{@code stallwatch_rollout_stalled{namespace,daemonset,cause,suspect}}: 1 while stalled
+ *       ({@code suspect}: NewRevision, Node or Unknown — would rolling back help?)
  *   <li>{@code stallwatch_rollout_stalled_nodes{namespace,daemonset}}
  *   <li>{@code stallwatch_rollout_stall_started_timestamp_seconds{namespace,daemonset}}
  *   <li>{@code stallwatch_daemonset_nodes{namespace,daemonset,revision="old|new|none"}}
@@ -41,7 +42,16 @@ public final class StallMetrics {
   }
 
   /** An active stall as the gauges show it. */
-  public record ActiveStall(String cause, int nodes, Instant since) {}
+  public record ActiveStall(String cause, String suspect, int nodes, Instant since) {
+    public ActiveStall {
+      suspect = suspect == null ? "Unknown" : suspect;
+    }
+
+    /** A stall whose suspect is not known. */
+    public ActiveStall(String cause, int nodes, Instant since) {
+      this(cause, null, nodes, since);
+    }
+  }
 
   /**
    * Records the latest observation of a DaemonSet: its node split ({@code [old, new, none]}) and
@@ -110,6 +120,7 @@ public final class StallMetrics {
     final List<Meter> stallGauges = new ArrayList<>();
     final List<Meter> counters = new ArrayList<>();
     String cause;
+    String suspect;
     double stalledNodes;
     double startedSeconds;
 
@@ -136,9 +147,10 @@ public final class StallMetrics {
         removeStallGauges();
         return;
       }
-      if (!stall.cause().equals(cause)) {
+      if (!stall.cause().equals(cause) || !stall.suspect().equals(suspect)) {
         removeStallGauges();
         cause = stall.cause();
+        suspect = stall.suspect();
       }
       stalledNodes = stall.nodes();
       startedSeconds = stall.since().toEpochMilli() / 1000.0;
@@ -146,7 +158,7 @@ public final class StallMetrics {
         stallGauges.add(
             Gauge.builder(STALLED, this, s -> 1)
                 .description("1 while the DaemonSet's rollout is stalled")
-                .tags(tags.and("cause", cause))
+                .tags(tags.and("cause", cause, "suspect", suspect))
                 .strongReference(true)
                 .register(registry));
         stallGauges.add(
@@ -168,6 +180,7 @@ public final class StallMetrics {
       stallGauges.forEach(registry::remove);
       stallGauges.clear();
       cause = null;
+      suspect = null;
     }
 
     void removeAll() {

@@ -49,6 +49,38 @@ public final class StallPlanner {
       Collection<RolloutStall> existing,
       Optional<RollbackRecord> rollback,
       Instant now) {
+    return plan(verdict, existing, rollback, now, null);
+  }
+
+  /**
+   * Plans the writes, recording on the active stall why a due auto-rollback was withheld.
+   *
+   * @param rollbackWithheld why the auto-rollback did not act on a due stall (the suspect is not
+   *     the new revision), or null
+   */
+  public StallPlan plan(
+      RolloutVerdict verdict,
+      Collection<RolloutStall> existing,
+      Optional<RollbackRecord> rollback,
+      Instant now,
+      String rollbackWithheld) {
+    return plan(verdict, existing, rollback, now, rollbackWithheld, node -> true);
+  }
+
+  /**
+   * Plans the writes.
+   *
+   * @param rollbackWithheld why the auto-rollback did not act on a due stall, or null
+   * @param nodeExists whether the cluster still has a node: a stall whose nodes were all deleted is
+   *     resolved {@link Resolution#NodeRemoved}
+   */
+  public StallPlan plan(
+      RolloutVerdict verdict,
+      Collection<RolloutStall> existing,
+      Optional<RollbackRecord> rollback,
+      Instant now,
+      String rollbackWithheld,
+      java.util.function.Predicate<String> nodeExists) {
     String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
     String currentName = StallName.of(verdict.daemonSet().name(), currentHash);
     List<Change> changes = new ArrayList<>();
@@ -61,7 +93,7 @@ public final class StallPlanner {
       currentSeen |= isCurrent;
       Rollback rolledBack = StallRecord.rollback(stall.getSpec().revision(), rollback, previous);
       if (previous != null && previous.active()) {
-        var resolution = Resolution.of(stall, verdict);
+        var resolution = Resolution.of(stall, verdict, nodeExists);
         if (resolution.isPresent()) {
           Resolution why = resolution.get();
           String message = why.describe(verdict.daemonSet().name(), stall.getSpec().revision());
@@ -83,7 +115,9 @@ public final class StallPlanner {
         } else {
           RolloutStall next =
               withStatus(
-                  stall, StallRecord.active(verdict, previous, now).withRollback(rolledBack));
+                  stall,
+                  StallRecord.active(verdict, previous, now, rollbackWithheld)
+                      .withRollback(rolledBack));
           active = next;
           if (next.getStatus() != previous) {
             changes.add(
@@ -95,7 +129,10 @@ public final class StallPlanner {
       }
       if (isCurrent && stallsAgain(stall, verdict)) {
         RolloutStall next =
-            withStatus(stall, StallRecord.active(verdict, previous, now).withRollback(rolledBack));
+            withStatus(
+                stall,
+                StallRecord.active(verdict, previous, now, rollbackWithheld)
+                    .withRollback(rolledBack));
         active = next;
         changes.add(new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.STALLED, null));
         continue;
@@ -123,7 +160,7 @@ public final class StallPlanner {
     }
     if (verdict.stalled() && !currentSeen) {
       RolloutStall created = newStall(verdict, currentName);
-      created.setStatus(StallRecord.active(verdict, null, now));
+      created.setStatus(StallRecord.active(verdict, null, now, rollbackWithheld));
       active = created;
       changes.add(new Change(Kind.CREATE, created, null, StallTransition.STALLED, null));
     }

@@ -37,6 +37,16 @@ public final class StallRecord {
   /** The status of a stall the verdict reports as ongoing. */
   public static RolloutStallStatus active(
       RolloutVerdict verdict, RolloutStallStatus previous, Instant now) {
+    return active(verdict, previous, now, null);
+  }
+
+  /**
+   * The status of a stall the verdict reports as ongoing.
+   *
+   * @param rollbackWithheld why a due auto-rollback was not done, or null
+   */
+  public static RolloutStallStatus active(
+      RolloutVerdict verdict, RolloutStallStatus previous, Instant now, String rollbackWithheld) {
     String cause = verdict.cause() == null ? "Unknown" : verdict.cause().name();
     String since =
         previous != null && previous.active() && previous.stalledSince() != null
@@ -54,6 +64,9 @@ public final class StallRecord {
             cause,
             verdict.reason(),
             verdict.message(),
+            verdict.evidence().name(),
+            verdict.suspect() == null ? null : verdict.suspect().name(),
+            verdict.suspectReason(),
             revision(verdict.oldRevision()),
             revision(verdict.newRevision()),
             counts == null ? null : stallCounts(counts),
@@ -70,6 +83,7 @@ public final class StallRecord {
             now.toString(),
             null,
             previous == null ? null : previous.rollback(),
+            rollbackWithheld,
             List.of(condition(previous, "True", cause, verdict.message(), now)));
     return unlessOnlyObservationTimeChanged(previous, candidate);
   }
@@ -85,7 +99,7 @@ public final class StallRecord {
             ? previous
             : new RolloutStallStatus(
                 null, null, List.of(), 0, null, null, null, null, null, null, null, null, null,
-                null, null, null, List.of());
+                null, null, null, null, null, null, null, List.of());
     return new RolloutStallStatus(
         RolloutStallStatus.RESOLVED,
         base.node(),
@@ -94,6 +108,9 @@ public final class StallRecord {
         base.cause(),
         base.reason(),
         base.message(),
+        base.evidence(),
+        base.suspect(),
+        base.suspectReason(),
         base.oldRevision(),
         base.newRevision(),
         base.counts(),
@@ -103,6 +120,7 @@ public final class StallRecord {
         now.toString(),
         now.toString(),
         base.rollback(),
+        base.rollbackWithheld(),
         List.of(condition(previous, "False", why.name(), message, now)));
   }
 
@@ -171,7 +189,7 @@ public final class StallRecord {
             name -> {
               NodeRow row = rows.get(name);
               if (row == null) {
-                return new StalledNode(name, null, null, null, null, null);
+                return new StalledNode(name, null, null, null, null, null, null);
               }
               return new StalledNode(
                   name,
@@ -179,7 +197,8 @@ public final class StallRecord {
                   row.cause() == null ? null : row.cause().name(),
                   row.reason(),
                   row.message(),
-                  row.since() == null ? null : row.since().toString());
+                  row.since() == null ? null : row.since().toString(),
+                  row.suspect() == null ? null : row.suspect().name());
             })
         .toList();
   }

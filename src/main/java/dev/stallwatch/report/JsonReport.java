@@ -66,6 +66,11 @@ public final class JsonReport {
     o.put("cause", v.cause() == null ? null : v.cause().name());
     o.put("reason", v.reason());
     o.put("message", v.message());
+    o.put("suspect", v.suspect() == null ? null : v.suspect().name());
+    o.put("suspectReason", v.suspectReason());
+    o.put("evidence", v.evidence().name());
+    ArrayNode missing = o.putArray("missing");
+    v.missing().forEach(missing::add);
     ArrayNode stalled = o.putArray("stalledNodes");
     v.stalledNodes().forEach(stalled::add);
     o.put("stalledSince", time(v.stalledSince()));
@@ -98,6 +103,8 @@ public final class JsonReport {
     o.put("reason", blankToNull(row.reason()));
     o.put("message", blankToNull(row.message()));
     o.put("since", time(row.since()));
+    o.put("suspect", row.suspect() == null ? null : row.suspect().name());
+    o.put("suspectReason", row.suspectReason());
     o.put("standing", standing(row.standing()));
     ArrayNode images = o.putArray("images");
     row.images().forEach(images::add);
@@ -119,6 +126,7 @@ public final class JsonReport {
     ObjectNode o = MAPPER.createObjectNode();
     o.put("hash", r.hash());
     o.put("revision", r.revision());
+    o.put("templateGeneration", r.templateGeneration());
     ArrayNode images = o.putArray("images");
     r.images().forEach(images::add);
     return o;

@@ -1,6 +1,7 @@
 package dev.stallwatch.report;
 
 import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.Evidence;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RevisionSummary;
@@ -39,7 +40,7 @@ public final class TableReport {
   public static List<String> lines(Instant evaluatedAt, List<RolloutVerdict> verdicts) {
     List<String> out = new ArrayList<>(summary(verdicts).render("", WIDTH));
     for (RolloutVerdict v : verdicts) {
-      if (v.phase() != Phase.Complete || statusDiffers(v)) {
+      if (v.phase() != Phase.Complete || statusDiffers(v) || v.evidence() != Evidence.Full) {
         out.add("");
         out.addAll(details(evaluatedAt, v));
       }
@@ -61,7 +62,8 @@ public final class TableReport {
             .column("PHASE")
             .column("CAUSE");
     for (RolloutVerdict v : verdicts) {
-      Counts c = v.counts();
+      // With no node to recount, .status's numbers are all there is; a row of zeros would lie.
+      Counts c = statusOnly(v) ? v.reported() : v.counts();
       table.row(
           v.daemonSet().namespace(),
           v.daemonSet().name(),
@@ -99,8 +101,32 @@ public final class TableReport {
     if (v.message() != null && !v.message().isBlank()) {
       out.addAll(wrap(v.message(), INDENT, WIDTH, MESSAGE_LINES));
     }
+    if (v.suspect() != null) {
+      out.addAll(
+          wrap(
+              "rollback would help: "
+                  + v.suspect().rollbackHelps()
+                  + ", because "
+                  + v.suspectReason(),
+              INDENT,
+              WIDTH,
+              MESSAGE_LINES));
+    }
+    if (v.evidence() != Evidence.Full) {
+      out.addAll(
+          wrap(
+              "evidence: " + v.evidence() + " — " + String.join("; ", v.missing()),
+              INDENT,
+              WIDTH,
+              MESSAGE_LINES));
+    }
     out.add(revisionLine("old", v.oldRevision()));
     out.add(revisionLine("new", v.newRevision()));
+    if (v.newRevision() != null && v.newRevision().revision() == null) {
+      out.add(
+          INDENT
+              + "(no ControllerRevision in the input: revisions told apart by the pods' labels)");
+    }
     out.add(
         TextTable.cut(
             INDENT
@@ -117,6 +143,8 @@ public final class TableReport {
     if (!v.nodes().isEmpty()) {
       out.add("");
       out.addAll(nodeTable(now, v).render(INDENT, WIDTH));
+    } else if (v.evidence() == Evidence.StatusOnly) {
+      out.add(INDENT + "no node and no pod of this DaemonSet in the input");
     } else {
       out.add(INDENT + "no node should run this DaemonSet and none holds one of its pods");
     }
@@ -178,8 +206,13 @@ public final class TableReport {
     if (r == null) {
       return start + "-";
     }
-    start +=
-        (r.hash().isEmpty() ? "?" : r.hash()) + (r.revision() == null ? "" : " #" + r.revision());
+    // Without its ControllerRevision, the pods' labels name the revision: hash and generation.
+    String number =
+        r.revision() != null
+            ? " #" + r.revision()
+            : r.templateGeneration() != null ? " generation " + r.templateGeneration() : "";
+    String hash = r.hash().isEmpty() && number.isEmpty() ? "unknown" : r.hash();
+    start += (hash + number).strip();
     String images = r.images().isEmpty() ? "-" : String.join(", ", r.images());
     int room = Math.max(10, WIDTH - start.length() - 2);
     return start + "  " + TextTable.cut(images, room, TextTable.Cut.START);
@@ -200,6 +233,10 @@ public final class TableReport {
     return v.reported() != null && !v.reported().equals(v.counts());
   }
 
+  private static boolean statusOnly(RolloutVerdict v) {
+    return v.evidence() == Evidence.StatusOnly && v.reported() != null;
+  }
+
   /** What {@code .status} says, with the recomputed value of each number it gets wrong. */
   private static List<String> statusLines(RolloutVerdict v) {
     if (v.reported() == null) {
@@ -207,6 +244,12 @@ public final class TableReport {
     }
     if (!statusDiffers(v)) {
       return List.of();
+    }
+    if (statusOnly(v)) {
+      Map<String, int[]> reported = numbers(v.reported(), v.reported());
+      StringBuilder says = new StringBuilder(INDENT + ".status says");
+      reported.forEach((name, pair) -> says.append(' ').append(name).append(' ').append(pair[0]));
+      return List.of(says.append(" (not recounted)").toString());
     }
     Map<String, int[]> numbers = numbers(v.reported(), v.counts());
     StringBuilder says = new StringBuilder(INDENT + ".status says");

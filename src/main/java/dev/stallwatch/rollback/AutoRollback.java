@@ -41,6 +41,12 @@ public final class AutoRollback {
     }
   }
 
+  /** What the policy decides for {@code ds} now, without acting on it. */
+  public RollbackDecision decide(
+      DaemonSet ds, RolloutVerdict verdict, List<RollbackRecord> prior, Instant now) {
+    return policy.decide(verdict, ds.getMetadata().getAnnotations(), prior, now);
+  }
+
   /**
    * Decides for {@code ds} given its current {@code verdict} and rolls back when due.
    *
@@ -48,8 +54,7 @@ public final class AutoRollback {
    */
   public Outcome apply(
       DaemonSet ds, RolloutVerdict verdict, List<RollbackRecord> prior, Instant now) {
-    RollbackDecision decision =
-        policy.decide(verdict, ds.getMetadata().getAnnotations(), prior, now);
+    RollbackDecision decision = decide(ds, verdict, prior, now);
     if (!decision.rollBack()) {
       return new Outcome(decision, null, null);
     }

@@ -2,6 +2,7 @@ package dev.stallwatch.rollback;
 
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.rollout.Suspect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,7 +13,8 @@ import java.util.Map;
  * Decides whether the operator rolls a stalled DaemonSet back on its own. Off unless both the
  * global switch ({@code --auto-rollback}) and the DaemonSet's annotation {@value #OPT_IN} say so;
  * then once the stall has lasted {@code delay}, back to the old revision — once per stalled
- * revision, and never when the stalled revision is itself the result of a rollback. Pure: the
+ * revision, only when the analyzer suspects the new revision (else the rollback is withheld, and
+ * says why), and never when the stalled revision is itself the result of a rollback. Pure: the
  * caller passes {@code now} and what was done before.
  */
 public final class RollbackPolicy {
@@ -97,6 +99,14 @@ public final class RollbackPolicy {
               + human(delay),
           due);
     }
+    if (verdict.suspect() != Suspect.NewRevision) {
+      // Rolling back a revision that is not to blame churns every node for nothing.
+      return RollbackDecision.withheld(
+          "not rolled back: the suspect is "
+              + (verdict.suspect() == null ? Suspect.Unknown : verdict.suspect())
+              + ", not the new revision"
+              + (verdict.suspectReason() == null ? "" : " (" + verdict.suspectReason() + ")"));
+    }
     return new RollbackDecision(
         true,
         RollbackTarget.hash(old.hash(), hash),
@@ -111,7 +121,8 @@ public final class RollbackPolicy {
             + label(stalled)
             + " to revision "
             + label(old),
-        null);
+        null,
+        false);
   }
 
   private static Iterable<RollbackRecord> records(

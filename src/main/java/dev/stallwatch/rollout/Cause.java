@@ -9,6 +9,11 @@ public enum Cause {
   NodeExcluded,
   /** The node is not Ready, unreachable, or the pod on it is stuck terminating. */
   NodeUnavailable,
+  /**
+   * No pod on the node, and the controller reports it could not create one (a Warning Event
+   * FailedCreate newer than the new revision: quota, an admission webhook, Pod Security).
+   */
+  FailedCreate,
   /** An image cannot be pulled. */
   ImagePull,
   /** The node cannot supply the requested resources. */

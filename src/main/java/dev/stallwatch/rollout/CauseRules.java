@@ -15,20 +15,29 @@ import java.util.function.Function;
  */
 final class CauseRules {
 
-  /** What a rule looks at: the node (null if not in the input), the pods that explain it. */
-  record Evidence(
+  /**
+   * What a rule looks at: the node (null if not in the input), the pods that explain it.
+   *
+   * @param nodeGone with no node: whether the input's node list says it is gone from the cluster
+   *     (else it is merely unseen, and the pod alone explains the node)
+   * @param failedCreate the newest Warning FailedCreate Event about the DaemonSet newer than the
+   *     new revision, or null
+   */
+  record Facts(
       String nodeName,
       NodeView node,
       PodView pod,
       List<PodView> terminating,
       int minReadySeconds,
       Instant now,
-      Duration stallAfter) {}
+      Duration stallAfter,
+      boolean nodeGone,
+      EventView failedCreate) {}
 
   /** A matched rule: the cause, the Kubernetes reason and message. */
   record Finding(Cause cause, String reason, String message) {}
 
-  private record Rule(Cause cause, Function<Evidence, Optional<Finding>> test) {}
+  private record Rule(Cause cause, Function<Facts, Optional<Finding>> test) {}
 
   static final Set<String> IMAGE_PULL_REASONS =
       Set.of(
@@ -53,6 +62,7 @@ final class CauseRules {
   private static final List<Rule> RULES =
       List.of(
           new Rule(Cause.NodeUnavailable, CauseRules::nodeUnavailable),
+          new Rule(Cause.FailedCreate, CauseRules::failedCreate),
           new Rule(Cause.ImagePull, e -> waitingWith(e.pod(), IMAGE_PULL_REASONS, Cause.ImagePull)),
           new Rule(Cause.InsufficientResources, CauseRules::insufficientResources),
           new Rule(Cause.Unschedulable, CauseRules::unschedulable),
@@ -62,7 +72,7 @@ final class CauseRules {
   private CauseRules() {}
 
   /** The first matching rule's finding, else {@link Cause#Unknown}. */
-  static Finding explain(Evidence e) {
+  static Finding explain(Facts e) {
     for (Rule rule : RULES) {
       Optional<Finding> found = rule.test().apply(e);
       if (found.isPresent()) {
@@ -72,8 +82,11 @@ final class CauseRules {
     return unknown(e);
   }
 
-  private static Optional<Finding> nodeUnavailable(Evidence e) {
+  private static Optional<Finding> nodeUnavailable(Facts e) {
     if (e.node() == null) {
+      if (!e.nodeGone()) {
+        return Optional.empty();
+      }
       return Optional.of(
           new Finding(
               Cause.NodeUnavailable,
@@ -107,6 +120,18 @@ final class CauseRules {
     return Optional.empty();
   }
 
+  private static Optional<Finding> failedCreate(Facts e) {
+    if (e.pod() != null || !e.terminating().isEmpty() || e.failedCreate() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Finding(
+            Cause.FailedCreate,
+            "FailedCreate",
+            blankTo(
+                e.failedCreate().message(), "the DaemonSet controller could not create a pod")));
+  }
+
   private static String readyWord(String status) {
     return "Unknown".equals(status) ? "unreachable (Ready=Unknown)" : "NotReady";
   }
@@ -128,7 +153,7 @@ final class CauseRules {
                         c.waitingMessage(), "container " + c.name() + " " + c.waitingReason())));
   }
 
-  private static Optional<Finding> insufficientResources(Evidence e) {
+  private static Optional<Finding> insufficientResources(Facts e) {
     PodView pod = e.pod();
     if (pod == null) {
       return Optional.empty();
@@ -149,7 +174,7 @@ final class CauseRules {
     return Optional.empty();
   }
 
-  private static Optional<Finding> unschedulable(Evidence e) {
+  private static Optional<Finding> unschedulable(Facts e) {
     PodView pod = e.pod();
     if (pod == null) {
       return Optional.empty();
@@ -173,7 +198,7 @@ final class CauseRules {
     return pod.condition("PodScheduled").filter(c -> "False".equals(c.status()));
   }
 
-  private static Optional<Finding> notReady(Evidence e) {
+  private static Optional<Finding> notReady(Facts e) {
     PodView pod = e.pod();
     if (pod == null || pod.terminating() || PodAvailability.isTerminal(pod)) {
       return Optional.empty();
@@ -219,7 +244,7 @@ final class CauseRules {
             blankTo(message, "pod " + pod.name() + " runs but is not Ready")));
   }
 
-  private static Finding unknown(Evidence e) {
+  private static Finding unknown(Facts e) {
     if (e.pod() == null) {
       return new Finding(
           Cause.Unknown, "NoPod", "no pod of the new revision exists on node " + e.nodeName());

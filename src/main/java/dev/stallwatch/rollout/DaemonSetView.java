@@ -7,7 +7,8 @@ import java.util.Map;
  * What the analyzer reads of a DaemonSet.
  *
  * @param templateGeneration the annotation {@code deprecated.daemonset.template.generation}, or
- *     null when absent or unparsable (upstream then matches pods by hash only)
+ *     null when absent (upstream then matches pods by hash only); the reader rejects one that is
+ *     not an integer, which would make every pod look old
  * @param status the DaemonSet's own {@code .status} as the API reported it, or null when absent
  */
 public record DaemonSetView(
@@ -68,6 +69,19 @@ public record DaemonSetView(
       int numberAvailable,
       int numberUnavailable,
       int numberMisscheduled) {
+
+    /**
+     * Whether {@code .status} itself says the rollout is done: the controller observed {@code
+     * generation}, and updated = available = desired = current, with nothing misscheduled.
+     */
+    public boolean reportsComplete(long generation) {
+      return observedGeneration != null
+          && observedGeneration >= generation
+          && updatedNumberScheduled == desiredNumberScheduled
+          && numberAvailable == desiredNumberScheduled
+          && currentNumberScheduled == desiredNumberScheduled
+          && numberMisscheduled == 0;
+    }
 
     /** The reported numbers in the analyzer's own shape, to put beside the recomputed ones. */
     public Counts counts() {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -27,18 +28,30 @@ final class NodeAssessor {
   private final AnalyzerSettings settings;
   private final StallMemory memory;
   private final Instant now;
+  private final Predicate<String> nodeGone;
+  private final EventView failedCreate;
 
+  /**
+   * @param nodeGone whether a node the input lacks is known to be gone from the cluster (the input
+   *     listed the nodes and could read them all), rather than merely unseen
+   * @param failedCreate the newest FailedCreate Warning about the DaemonSet since the new revision,
+   *     or null
+   */
   NodeAssessor(
       DaemonSetView ds,
       RevisionSplit split,
       AnalyzerSettings settings,
       StallMemory memory,
-      Instant now) {
+      Instant now,
+      Predicate<String> nodeGone,
+      EventView failedCreate) {
     this.ds = ds;
     this.split = split;
     this.settings = settings;
     this.memory = memory;
     this.now = now;
+    this.nodeGone = nodeGone;
+    this.failedCreate = failedCreate;
   }
 
   /** The node's pods grouped by what the rollout sees in them. */
@@ -75,6 +88,15 @@ final class NodeAssessor {
     if (availableNew.isPresent()) {
       return plain(node.name(), availableNew.get(), Revision.NEW, Standing.UPDATED);
     }
+    // A stall needs a rollout: a new pod that was Ready before its node went down is an outage.
+    Instant down = NodeOutage.downSince(node);
+    Optional<PodView> passed =
+        p.liveNew().stream()
+            .filter(pod -> down != null && NodeOutage.readyBefore(pod, down))
+            .findFirst();
+    if (passed.isPresent()) {
+      return plain(node.name(), passed.get(), Revision.NEW, Standing.UNAVAILABLE);
+    }
     if (p.liveNew().isEmpty() && !p.liveOld().isEmpty()) {
       return plain(node.name(), p.liveOld().get(0), Revision.OLD, Standing.WAITING);
     }
@@ -82,34 +104,73 @@ final class NodeAssessor {
   }
 
   /**
+   * Blocked at start: a desired node whose only pod is an unavailable old one on a node that is not
+   * Ready, while the unavailable budget is used up and no node is updating, holds the rollout back
+   * (since the node went down, or the rollout began if later); empty when that is not the case.
+   */
+  Optional<Assessment> blockedAtStart(NodeView node, List<PodView> pods) {
+    NodePods p = group(pods);
+    Instant down = NodeOutage.downSince(node);
+    if (down == null
+        || !p.liveNew().isEmpty()
+        || !p.terminating().isEmpty()
+        || p.liveOld().isEmpty()
+        || p.liveOld().stream().anyMatch(this::available)) {
+      return Optional.empty();
+    }
+    Instant start = split.rolloutStart();
+    Instant since = start != null && start.isAfter(down) ? start : down;
+    Instant remembered =
+        memory.revisionHash().equals(split.newHash()) ? memory.heldSince().get(node.name()) : null;
+    if (remembered != null && remembered.isBefore(since)) {
+      since = remembered;
+    }
+    return Optional.of(hold(node.name(), node, p, since == Instant.MIN ? start : since));
+  }
+
+  /**
    * Assesses a node outside DESIRED; empty when the node does not concern the rollout.
    *
-   * @param node null when a pod targets a node that is not in the input
    * @param workLeft whether some desired node is not yet updated
    */
   Optional<Assessment> notDesired(
-      String nodeName,
-      NodeView node,
-      NodeEligibility.Fit fit,
-      List<PodView> pods,
-      boolean workLeft) {
+      NodeView node, NodeEligibility.Fit fit, List<PodView> pods, boolean workLeft) {
     NodePods p = group(pods);
     PodTemplateView oldTemplate = split.oldTemplate();
-    if (node != null && oldTemplate != null && NodeEligibility.shouldRun(node, oldTemplate)) {
+    if (oldTemplate != null && NodeEligibility.shouldRun(node, oldTemplate)) {
       return Optional.of(excluded(node, fit, p));
     }
     if (p.isEmpty()) {
       return Optional.empty();
     }
-    boolean unavailablePod =
-        !p.terminating().isEmpty()
-            || Stream.concat(p.liveNew().stream(), p.liveOld().stream())
-                .anyMatch(pod -> !available(pod));
-    if (workLeft && unavailablePod) {
-      return Optional.of(holding(nodeName, node, p));
+    if (workLeft && holdsUnavailablePod(p)) {
+      return Optional.of(holding(node.name(), node, p));
     }
     PodView shown = first(p.liveNew(), p.liveOld(), p.terminating());
-    return Optional.of(plain(nodeName, shown, revisionOf(p), Standing.NOT_DESIRED));
+    return Optional.of(plain(node.name(), shown, revisionOf(p), Standing.NOT_DESIRED));
+  }
+
+  /**
+   * Assesses a node the input lacks but a pod of the DaemonSet targets: whether it should run the
+   * DaemonSet is unknown, so it is never "not desired". Its pod holds the rollout back as on a node
+   * outside DESIRED.
+   *
+   * @param workLeft whether some desired node is not yet updated, as far as the input tells
+   */
+  Assessment unseen(String nodeName, List<PodView> pods, boolean workLeft) {
+    NodePods p = group(pods);
+    // A node known to be deleted holds nothing back: upstream counts only existing nodes.
+    if (workLeft && holdsUnavailablePod(p) && !nodeGone.test(nodeName)) {
+      return holding(nodeName, null, p);
+    }
+    PodView shown = first(p.liveNew(), p.liveOld(), p.terminating());
+    return plain(nodeName, shown, revisionOf(p), Standing.UNKNOWN);
+  }
+
+  private boolean holdsUnavailablePod(NodePods p) {
+    return !p.terminating().isEmpty()
+        || Stream.concat(p.liveNew().stream(), p.liveOld().stream())
+            .anyMatch(pod -> !available(pod));
   }
 
   private Assessment excluded(NodeView node, NodeEligibility.Fit fit, NodePods p) {
@@ -126,6 +187,7 @@ final class NodeAssessor {
             + PhaseReport.describe(split.oldSummary())
             + " did";
     Instant since = split.rolloutStart();
+    SuspectRules.Suspicion suspicion = SuspectRules.excluded(node.name());
     NodeRow row =
         new NodeRow(
             node.name(),
@@ -137,24 +199,44 @@ final class NodeAssessor {
             Cause.NodeExcluded,
             reason,
             message,
-            since);
+            since,
+            suspicion.suspect(),
+            suspicion.because());
     return new Assessment(row, null);
   }
 
   private Assessment holding(String nodeName, NodeView node, NodePods p) {
+    return hold(nodeName, node, p, heldSince(nodeName, p));
+  }
+
+  private Assessment hold(String nodeName, NodeView node, NodePods p, Instant since) {
     PodView shown = first(p.liveNew(), p.terminating(), p.liveOld());
-    Instant since = heldSince(nodeName, p);
     boolean stuck = since != null && !now.isBefore(since.plus(settings.stallAfter()));
     CauseRules.Finding finding =
         CauseRules.explain(
-            new CauseRules.Evidence(
+            new CauseRules.Facts(
                 nodeName,
                 node,
                 shown,
                 p.terminating(),
                 ds.minReadySeconds(),
                 now,
-                settings.stallAfter()));
+                settings.stallAfter(),
+                node == null && nodeGone.test(nodeName),
+                failedCreate));
+    SuspectRules.Suspicion suspicion =
+        SuspectRules.judge(
+            new SuspectRules.Clues(
+                nodeName,
+                finding.cause(),
+                finding.reason(),
+                finding.message(),
+                node,
+                newPod(p),
+                !p.liveNew().isEmpty()
+                    && p.liveOld().stream().anyMatch(pod -> !PodAvailability.isTerminal(pod)),
+                ds.template(),
+                split.oldTemplate()));
     NodeRow row =
         new NodeRow(
             nodeName,
@@ -166,7 +248,9 @@ final class NodeAssessor {
             finding.cause(),
             finding.reason(),
             finding.message(),
-            since);
+            since,
+            suspicion.suspect(),
+            suspicion.because());
     return new Assessment(row, nextCheck(since, stuck, p));
   }
 
@@ -209,6 +293,13 @@ final class NodeAssessor {
       return now;
     }
     return start;
+  }
+
+  /** The node's oldest pod of the new revision, live or being deleted. */
+  private PodView newPod(NodePods p) {
+    return Stream.concat(p.liveNew().stream(), p.terminating().stream().filter(split::isNew))
+        .findFirst()
+        .orElse(null);
   }
 
   private Instant nextCheck(Instant since, boolean stuck, NodePods p) {

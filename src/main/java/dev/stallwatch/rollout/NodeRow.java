@@ -15,6 +15,9 @@ import java.util.List;
  * @param reason the Kubernetes reason behind the cause (e.g. {@code ImagePullBackOff})
  * @param message the Kubernetes message behind the cause
  * @param since since when the node holds the rollout back; null unless it does
+ * @param suspect whether the new revision or the node is to blame; null unless the node holds the
+ *     rollout back or is excluded
+ * @param suspectReason why, in words that finish "rollback would help: yes, because …"
  */
 public record NodeRow(
     String node,
@@ -26,10 +29,27 @@ public record NodeRow(
     Cause cause,
     String reason,
     String message,
-    Instant since) {
+    Instant since,
+    Suspect suspect,
+    String suspectReason) {
 
   public NodeRow {
     images = images == null ? List.of() : List.copyOf(images);
+  }
+
+  /** A row without a suspect: the node does not hold the rollout back. */
+  public NodeRow(
+      String node,
+      Revision revision,
+      String pod,
+      List<String> images,
+      String state,
+      Standing standing,
+      Cause cause,
+      String reason,
+      String message,
+      Instant since) {
+    this(node, revision, pod, images, state, standing, cause, reason, message, since, null, null);
   }
 
   /** Which revision runs on a node. Lower-case names are the contract. */
@@ -50,6 +70,11 @@ public record NodeRow(
     UPDATED,
     /** Runs an available old pod and waits for the budget to reach it. */
     WAITING,
+    /**
+     * Runs the new revision, but the node stopped being Ready after its pod was: an outage after
+     * the rollout passed the node, not a rollout stall.
+     */
+    UNAVAILABLE,
     /** Holds the rollout back, for less than stall-after so far. */
     UPDATING,
     /** Has held the rollout back for longer than stall-after. */
@@ -57,6 +82,12 @@ public record NodeRow(
     /** Dropped from DESIRED by the new template although the old one would run there. */
     EXCLUDED,
     /** Outside DESIRED and holds no pod of the DaemonSet (or a pod the rollout does not need). */
-    NOT_DESIRED
+    NOT_DESIRED,
+    /**
+     * Not in the input (or unreadable), yet a pod of the DaemonSet targets it: whether it should
+     * run the DaemonSet is unknown. Its pod does not hold the rollout back (else it is
+     * updating/stuck).
+     */
+    UNKNOWN
   }
 }

@@ -13,10 +13,26 @@ record PhaseReport(Phase phase, String reason, String message) {
       List<NodeRow> rows,
       List<NodeRow> stalled,
       boolean complete,
-      boolean observedCurrent) {
+      boolean observedCurrent,
+      Coverage coverage) {
     String target = describe(split.newSummary());
-    long updated = rows.stream().filter(r -> r.standing() == Standing.UPDATED).count();
+    long updated =
+        rows.stream()
+            .filter(r -> r.standing() == Standing.UPDATED || r.standing() == Standing.UNAVAILABLE)
+            .count();
     String progress = updated + " of " + counts.desired() + " nodes updated";
+    String lacking = String.join("; ", coverage.missing());
+    if (complete && !coverage.full()) {
+      DaemonSetView.Status st = ds.status();
+      return new PhaseReport(
+          Phase.Complete,
+          "RolloutComplete",
+          ".status reports all "
+              + st.desiredNumberScheduled()
+              + " desired nodes updated and available ("
+              + lacking
+              + ", so not recounted)");
+    }
     if (complete) {
       return new PhaseReport(
           Phase.Complete,
@@ -49,7 +65,9 @@ record PhaseReport(Phase phase, String reason, String message) {
       return new PhaseReport(
           Phase.Progressing,
           "StatusNotReported",
-          "the DaemonSet controller has not reported status yet; " + progress);
+          "the DaemonSet controller has not reported status yet; "
+              + progress
+              + (coverage.full() ? "" : "; " + lacking));
     }
     if (!observedCurrent) {
       return new PhaseReport(
@@ -59,7 +77,8 @@ record PhaseReport(Phase phase, String reason, String message) {
               + ds.generation()
               + " not yet observed by the DaemonSet controller (observed "
               + ds.status().observedGeneration()
-              + ")");
+              + ")"
+              + (coverage.full() ? "" : "; " + lacking));
     }
     NodeRow updating =
         rows.stream().filter(r -> r.standing() == Standing.UPDATING).findFirst().orElse(null);
@@ -74,17 +93,48 @@ record PhaseReport(Phase phase, String reason, String message) {
               + target
               + " ("
               + updating.reason()
-              + ")");
+              + ")"
+              + (coverage.full() ? "" : "; " + lacking));
+    }
+    List<String> down =
+        rows.stream().filter(r -> r.standing() == Standing.UNAVAILABLE).map(NodeRow::node).toList();
+    if (!down.isEmpty()) {
+      return new PhaseReport(
+          Phase.Progressing,
+          "NodesUnavailable",
+          progress
+              + "; "
+              + (down.size() == 1 ? "node " : "nodes ")
+              + String.join(", ", down)
+              + (down.size() == 1 ? " is" : " are")
+              + " not Ready since after the rollout passed "
+              + (down.size() == 1 ? "it" : "them")
+              + " (an outage, not a rollout stall)");
+    }
+    if (!coverage.full()) {
+      DaemonSetView.Status st = ds.status();
+      return new PhaseReport(
+          Phase.Progressing,
+          "StatusIncomplete",
+          ".status reports "
+              + st.updatedNumberScheduled()
+              + " of "
+              + st.desiredNumberScheduled()
+              + " desired nodes updated, "
+              + st.numberAvailable()
+              + " available"
+              + (st.numberMisscheduled() > 0
+                  ? ", " + st.numberMisscheduled() + " misscheduled"
+                  : "")
+              + "; "
+              + lacking
+              + ", so stallwatch cannot recount which node holds the rollout");
     }
     return new PhaseReport(
         Phase.Progressing, "WaitingForBudget", progress + "; waiting for the rollout budget");
   }
 
   static String describe(RevisionSummary revision) {
-    if (revision == null) {
-      return "?";
-    }
-    String hash = revision.hash().isEmpty() ? "?" : revision.hash();
-    return revision.revision() == null ? hash : revision.revision() + " (" + hash + ")";
+    return revision == null ? "unknown (not in the input)" : revision.describe();
   }
 }

@@ -69,12 +69,24 @@ public record PodTemplateView(
     }
   }
 
-  /** A container of the template: its name, image and resource requests. */
-  public record Container(String name, String image, Map<String, String> requests) {
+  /**
+   * A container of the template: its name, image, resource requests and host ports.
+   *
+   * @param requests what the scheduler counts: the requests, and the limits of resources without a
+   *     request (the API server defaults such a request to its limit)
+   */
+  public record Container(
+      String name, String image, Map<String, String> requests, List<Integer> hostPorts) {
     public Container {
       name = name == null ? "" : name;
       image = image == null ? "" : image;
       requests = requests == null ? Map.of() : Map.copyOf(requests);
+      hostPorts = hostPorts == null ? List.of() : List.copyOf(hostPorts);
+    }
+
+    /** A container without host ports. */
+    public Container(String name, String image, Map<String, String> requests) {
+      this(name, image, requests, List.of());
     }
   }
 }

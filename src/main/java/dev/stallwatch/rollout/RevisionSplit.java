@@ -146,7 +146,10 @@ final class RevisionSplit {
             .findFirst()
             .orElse("");
     return new RevisionSummary(
-        hash, null, ds.template() == null ? List.of() : ds.template().images());
+        hash,
+        null,
+        ds.template() == null ? List.of() : ds.template().images(),
+        ds.templateGeneration());
   }
 
   private RevisionSummary summarize(RevisionView revision) {
@@ -170,7 +173,8 @@ final class RevisionSplit {
                 new RevisionSummary(
                     p.labels().getOrDefault(PodAvailability.REVISION_HASH_LABEL, ""),
                     null,
-                    p.images()))
+                    p.images(),
+                    templateGenerationOf(p) < 0 ? null : templateGenerationOf(p)))
         .orElse(null);
   }
 

@@ -57,11 +57,48 @@ public final class RolloutAnalyzer {
       nodes.putIfAbsent(node.name(), node);
     }
     Map<String, List<PodView>> nodePods = podsByNode(pods);
+    Coverage coverage =
+        Coverage.of(nodes, snapshot.unreadableNodes(), snapshot.podsListed(), nodePods);
     RevisionSplit split = RevisionSplit.of(ds, revisions, pods);
     Counts counts = StatusCounts.compute(ds, List.copyOf(nodes.values()), nodePods, split, now);
-    List<Assessment> assessments =
-        assess(ds, nodes, nodePods, new NodeAssessor(ds, split, settings, memory, now));
-    return decide(ds, split, counts, assessments);
+    NodeAssessor assessor =
+        new NodeAssessor(
+            ds,
+            split,
+            settings,
+            memory,
+            now,
+            nodeGone(nodes, snapshot),
+            failedCreate(ds, split, snapshot.events()));
+    List<Assessment> assessments = assess(ds, nodes, nodePods, assessor, coverage, counts);
+    return decide(ds, split, counts, assessments, coverage);
+  }
+
+  /**
+   * The newest Warning FailedCreate about this DaemonSet since its new revision was created: the
+   * controller's only word on pods it could not create.
+   */
+  private static EventView failedCreate(
+      DaemonSetView ds, RevisionSplit split, List<EventView> events) {
+    Instant since = split.rolloutStart();
+    return events.stream()
+        .filter(EventView::failedCreate)
+        .filter(e -> e.involvedKind().equals("DaemonSet") && e.involvedName().equals(ds.name()))
+        .filter(
+            e ->
+                e.involvedUid().isEmpty()
+                    || ds.ref().uid() == null
+                    || e.involvedUid().equals(ds.ref().uid()))
+        .filter(e -> e.last() != null && (since == null || e.last().isAfter(since)))
+        .max(Comparator.comparing(EventView::last))
+        .orElse(null);
+  }
+
+  /** A node missing from a readable node list is gone; else its absence tells nothing. */
+  private static java.util.function.Predicate<String> nodeGone(
+      Map<String, NodeView> nodes, RolloutSnapshot snapshot) {
+    return name ->
+        !nodes.isEmpty() && !nodes.containsKey(name) && !snapshot.unreadableNodes().contains(name);
   }
 
   private static Map<String, List<PodView>> podsByNode(List<PodView> pods) {
@@ -79,7 +116,9 @@ public final class RolloutAnalyzer {
       DaemonSetView ds,
       Map<String, NodeView> nodes,
       Map<String, List<PodView>> nodePods,
-      NodeAssessor assessor) {
+      NodeAssessor assessor,
+      Coverage coverage,
+      Counts counts) {
     Map<String, Assessment> rows = new LinkedHashMap<>();
     Map<String, NodeEligibility.Fit> outside = new TreeMap<>();
     for (NodeView node : nodes.values()) {
@@ -91,25 +130,72 @@ public final class RolloutAnalyzer {
         outside.put(node.name(), fit);
       }
     }
-    boolean workLeft = rows.values().stream().anyMatch(a -> a.row().standing() != Standing.UPDATED);
-    TreeSet<String> others = new TreeSet<>(outside.keySet());
-    nodePods.keySet().stream().filter(n -> !nodes.containsKey(n)).forEach(others::add);
-    for (String name : others) {
-      NodeEligibility.Fit fit =
-          outside.getOrDefault(
-              name,
-              new NodeEligibility.Fit(false, false, null, "node " + name + " does not exist"));
+    blockedAtStart(ds, nodes, nodePods, assessor, counts, rows);
+    boolean workLeft =
+        rows.values().stream()
+            .anyMatch(
+                a ->
+                    a.row().standing() != Standing.UPDATED
+                        && a.row().standing() != Standing.UNAVAILABLE);
+    for (Map.Entry<String, NodeEligibility.Fit> out : outside.entrySet()) {
+      String name = out.getKey();
       assessor
-          .notDesired(name, nodes.get(name), fit, nodePods.getOrDefault(name, List.of()), workLeft)
+          .notDesired(
+              nodes.get(name), out.getValue(), nodePods.getOrDefault(name, List.of()), workLeft)
           .ifPresent(a -> rows.put(name, a));
+    }
+    // Nodes the input lacks: whether they should run the DaemonSet is unknown. Without a full
+    // recount, .status tells whether some desired node still has to be updated.
+    boolean workLeftAnywhere = workLeft || !(coverage.full() || reportsComplete(ds));
+    TreeSet<String> unseen = new TreeSet<>(nodePods.keySet());
+    unseen.removeAll(nodes.keySet());
+    for (String name : unseen) {
+      rows.put(name, assessor.unseen(name, nodePods.get(name), workLeftAnywhere));
     }
     List<Assessment> sorted = new ArrayList<>(rows.values());
     sorted.sort(Comparator.comparing(a -> a.row().node()));
     return sorted;
   }
 
+  /**
+   * Blocked at start: with the unavailable budget used up by nodes that are down and no node
+   * updating, the controller cannot start anywhere, so a down node still on an unavailable old pod
+   * holds the rollout back (surge budgets replace such pods at once, so only without surge).
+   */
+  private static void blockedAtStart(
+      DaemonSetView ds,
+      Map<String, NodeView> nodes,
+      Map<String, List<PodView>> nodePods,
+      NodeAssessor assessor,
+      Counts counts,
+      Map<String, Assessment> rows) {
+    RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
+    if (ds.strategy().onDelete()
+        || budget.maxSurge() > 0
+        || counts.unavailable() < budget.maxUnavailable()
+        || rows.values().stream().anyMatch(Assessment::holding)) {
+      return;
+    }
+    for (Map.Entry<String, Assessment> e : rows.entrySet()) {
+      if (e.getValue().row().standing() == Standing.WAITING) {
+        String name = e.getKey();
+        assessor
+            .blockedAtStart(nodes.get(name), nodePods.getOrDefault(name, List.of()))
+            .ifPresent(e::setValue);
+      }
+    }
+  }
+
+  private static boolean reportsComplete(DaemonSetView ds) {
+    return ds.status() != null && ds.status().reportsComplete(ds.generation());
+  }
+
   private static RolloutVerdict decide(
-      DaemonSetView ds, RevisionSplit split, Counts counts, List<Assessment> assessments) {
+      DaemonSetView ds,
+      RevisionSplit split,
+      Counts counts,
+      List<Assessment> assessments,
+      Coverage coverage) {
     List<NodeRow> rows = assessments.stream().map(Assessment::row).toList();
     List<NodeRow> stalled =
         rows.stream()
@@ -121,13 +207,16 @@ public final class RolloutAnalyzer {
             .toList();
     Long observed = ds.status() == null ? null : ds.status().observedGeneration();
     boolean observedCurrent = observed != null && observed >= ds.generation();
+    // Without full evidence the recount cannot prove completeness: .status must say so itself.
     boolean complete =
         observedCurrent
+            && (coverage.full() || reportsComplete(ds))
             && stalled.isEmpty()
             && rows.stream()
                 .noneMatch(
                     r ->
                         r.standing() == Standing.WAITING
+                            || r.standing() == Standing.UNAVAILABLE
                             || r.standing() == Standing.UPDATING
                             || r.standing() == Standing.STUCK);
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
@@ -138,7 +227,7 @@ public final class RolloutAnalyzer {
             .min(Comparator.naturalOrder())
             .orElse(null);
     PhaseReport report =
-        PhaseReport.of(ds, split, counts, rows, stalled, complete, observedCurrent);
+        PhaseReport.of(ds, split, counts, rows, stalled, complete, observedCurrent, coverage);
     boolean isStalled = report.phase() == Phase.Stalled;
     return new RolloutVerdict(
         ds.ref(),
@@ -157,6 +246,10 @@ public final class RolloutAnalyzer {
         budget.maxUnavailable(),
         budget.maxSurge(),
         rows,
-        nextCheck);
+        nextCheck,
+        coverage.evidence(),
+        coverage.missing(),
+        isStalled ? stalled.get(0).suspect() : null,
+        isStalled ? stalled.get(0).suspectReason() : null);
   }
 }

@@ -1,19 +1,57 @@
 package dev.stallwatch.rollout;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Everything the analyzer looks at for one DaemonSet. {@code pods} and {@code revisions} may hold
  * objects of other owners (they are ignored); {@code nodes} is every node of the cluster.
+ *
+ * @param unreadableNodes names of nodes the input held but that could not be read: a pod on one of
+ *     them makes the verdict {@link Evidence#Partial}, never "not desired"
+ * @param podsListed false when the input held no pods at all (not: none of this DaemonSet)
+ * @param events Events of the namespace (those about other objects are ignored); empty when the
+ *     input held none or the caller did not list them
  */
 public record RolloutSnapshot(
     DaemonSetView daemonSet,
     List<PodView> pods,
     List<NodeView> nodes,
-    List<RevisionView> revisions) {
+    List<RevisionView> revisions,
+    Set<String> unreadableNodes,
+    boolean podsListed,
+    List<EventView> events) {
   public RolloutSnapshot {
     pods = pods == null ? List.of() : List.copyOf(pods);
     nodes = nodes == null ? List.of() : List.copyOf(nodes);
     revisions = revisions == null ? List.of() : List.copyOf(revisions);
+    unreadableNodes = unreadableNodes == null ? Set.of() : Set.copyOf(unreadableNodes);
+    events = events == null ? List.of() : List.copyOf(events);
+  }
+
+  /** A snapshot without Events. */
+  public RolloutSnapshot(
+      DaemonSetView daemonSet,
+      List<PodView> pods,
+      List<NodeView> nodes,
+      List<RevisionView> revisions,
+      Set<String> unreadableNodes,
+      boolean podsListed) {
+    this(daemonSet, pods, nodes, revisions, unreadableNodes, podsListed, List.of());
+  }
+
+  /** The same snapshot with {@code more} Events. */
+  public RolloutSnapshot withEvents(List<EventView> more) {
+    return new RolloutSnapshot(
+        daemonSet, pods, nodes, revisions, unreadableNodes, podsListed, more);
+  }
+
+  /** A snapshot whose pods were listed and whose nodes could all be read. */
+  public RolloutSnapshot(
+      DaemonSetView daemonSet,
+      List<PodView> pods,
+      List<NodeView> nodes,
+      List<RevisionView> revisions) {
+    this(daemonSet, pods, nodes, revisions, Set.of(), true, List.of());
   }
 }

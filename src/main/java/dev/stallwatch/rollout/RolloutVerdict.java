@@ -20,6 +20,11 @@ import java.util.List;
  * @param nodes the generation split: every node that should run the DaemonSet or holds its pod
  * @param nextCheck the earliest instant at which the verdict changes with time alone (a node
  *     crossing stall-after, a pod crossing minReadySeconds); null when nothing is pending
+ * @param evidence how much of what the verdict depends on the input held
+ * @param missing what the input lacked, one phrase each ({@code "node gpu-node-2 could not be
+ *     read"}); empty with {@link Evidence#Full}
+ * @param suspect would rolling back help? That of the earliest stalled node; null unless stalled
+ * @param suspectReason why, finishing "rollback would help: yes, because …"; null unless stalled
  */
 public record RolloutVerdict(
     ObjectRef daemonSet,
@@ -38,11 +43,60 @@ public record RolloutVerdict(
     int maxUnavailable,
     int maxSurge,
     List<NodeRow> nodes,
-    Instant nextCheck) {
+    Instant nextCheck,
+    Evidence evidence,
+    List<String> missing,
+    Suspect suspect,
+    String suspectReason) {
 
   public RolloutVerdict {
     stalledNodes = stalledNodes == null ? List.of() : List.copyOf(stalledNodes);
     nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    evidence = evidence == null ? Evidence.Full : evidence;
+    missing = missing == null ? List.of() : List.copyOf(missing);
+  }
+
+  /** A verdict on full evidence. */
+  public RolloutVerdict(
+      ObjectRef daemonSet,
+      Phase phase,
+      Cause cause,
+      String reason,
+      String message,
+      List<String> stalledNodes,
+      Instant stalledSince,
+      RevisionSummary oldRevision,
+      RevisionSummary newRevision,
+      Counts counts,
+      Counts reported,
+      Long observedGeneration,
+      long generation,
+      int maxUnavailable,
+      int maxSurge,
+      List<NodeRow> nodes,
+      Instant nextCheck) {
+    this(
+        daemonSet,
+        phase,
+        cause,
+        reason,
+        message,
+        stalledNodes,
+        stalledSince,
+        oldRevision,
+        newRevision,
+        counts,
+        reported,
+        observedGeneration,
+        generation,
+        maxUnavailable,
+        maxSurge,
+        nodes,
+        nextCheck,
+        Evidence.Full,
+        List.of(),
+        null,
+        null);
   }
 
   public boolean stalled() {

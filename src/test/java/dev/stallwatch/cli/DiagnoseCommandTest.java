@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -232,6 +233,63 @@ class DiagnoseCommandTest {
   }
 
   @Test
+  void a_daemonset_of_another_api_is_listed_as_unsupported_not_judged() throws Exception {
+    Path kruise = dir.resolve("kruise.yaml");
+    Files.writeString(
+        kruise,
+        "apiVersion: apps.kruise.io/v1alpha1\nkind: DaemonSet\n"
+            + "metadata: {name: node-agent, namespace: kube-system, generation: 2}\n"
+            + "spec: {updateStrategy: {rollingUpdate: {partition: 2, paused: true}}}\n"
+            + "status: {desiredNumberScheduled: 3, numberAvailable: 1, observedGeneration: 2}\n");
+
+    Run alone = run("-f", kruise.toString(), "--now", NOW);
+    assertThat(alone.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(alone.out())
+        .contains(
+            "unsupported, not judged (only apps/v1 DaemonSets are):"
+                + " DaemonSet.apps.kruise.io kube-system/node-agent (apps.kruise.io/v1alpha1)");
+    assertThat(alone.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
+
+    Run beside =
+        run("-f", dump("complete.json"), "-f", kruise.toString(), "--now", NOW, "-o", "json");
+    assertThat(beside.exit()).isEqualTo(ExitCodes.OK);
+    assertThat(beside.json().get("daemonSets")).hasSize(1);
+    assertThat(beside.json().get("unsupported").get(0).get("name").asText())
+        .isEqualTo("node-agent");
+    assertNoStackTrace(beside);
+  }
+
+  @Test
+  void out_of_memory_on_a_big_dump_exits_2_with_a_hint_never_1() throws Exception {
+    Path big = dir.resolve("big.json");
+    try (var w = Files.newBufferedWriter(big)) {
+      w.write("{\"kind\": \"List\", \"items\": [{\"kind\": \"Pod\", \"metadata\": {\"name\": \"");
+      String chunk = "x".repeat(1 << 20);
+      for (int i = 0; i < 48; i++) {
+        w.write(chunk);
+      }
+      w.write("\"}}]}");
+    }
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx32m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                StallwatchCommand.class.getName(),
+                "diagnose",
+                "-f",
+                big.toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+
+    assertThat(p.waitFor()).isEqualTo(ExitCodes.USAGE);
+    assertThat(err).startsWith("error: out of memory (Java heap limit ").contains("-Xmx2g");
+    assertThat(err.lines()).hasSize(1);
+  }
+
+  @Test
   void usage_errors_exit_2_with_one_clear_line() {
     Run badNow = run("-f", dump("complete.json"), "--now", "yesterday");
     assertThat(badNow.exit()).isEqualTo(ExitCodes.USAGE);
@@ -264,6 +322,6 @@ class DiagnoseCommandTest {
         .contains("--stall-after")
         .contains("Exit codes:")
         .contains("no DaemonSet in the input matches -n / DAEMONSET")
-        .contains("kubectl get daemonsets,pods,nodes,controllerrevisions -A -o json");
+        .contains("kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json");
   }
 }

@@ -74,4 +74,38 @@ class ExitCodesTest {
     assertThat(err.toString())
         .isEqualTo("error: cannot reach the cluster" + System.lineSeparator());
   }
+
+  @Command(name = "hungry", exitCodeOnInvalidInput = ExitCodes.USAGE)
+  static final class Hungry implements Runnable {
+    @Override
+    public void run() {
+      throw new OutOfMemoryError("Java heap space");
+    }
+  }
+
+  @Test
+  void outOfMemoryIsTheCommandsErrorCodeWithAHintNeverOne() {
+    CommandLine hungry = new CommandLine(new Hungry()).setErr(new PrintWriter(err));
+    hungry.setExecutionStrategy(ExitCodes::execute);
+
+    int code = hungry.execute();
+
+    assertThat(code).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .startsWith("error: out of memory (Java heap limit ")
+        .contains("Java heap space")
+        .contains("-Xmx2g")
+        .contains("STALLWATCH_JAVA_OPTS");
+  }
+
+  @Test
+  void aStackOverflowAndOtherJvmErrorsAreOneLineToo() {
+    assertThat(ExitCodes.describe(new StackOverflowError(), 256L << 20))
+        .startsWith("stack overflow: the input nests too deeply")
+        .contains("-Xss8m");
+    assertThat(ExitCodes.describe(new NoClassDefFoundError("x/Y"), 256L << 20))
+        .isEqualTo("unexpected NoClassDefFoundError: x/Y");
+    assertThat(ExitCodes.describe(new OutOfMemoryError(), 256L << 20))
+        .startsWith("out of memory (Java heap limit 256 MiB); run with a larger heap");
+  }
 }

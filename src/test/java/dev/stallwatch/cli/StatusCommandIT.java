@@ -84,6 +84,26 @@ class StatusCommandIT {
   }
 
   @Test
+  void theOperatorsActiveRolloutStallDatesTheNodesAndIsNamed() {
+    stalledToolkit();
+    String since = LONG_AGO.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+    String name = toolkit.operatorStall(2, "gpu-node-1", "ImagePull", since);
+
+    // The pod is seconds old: alone, --stall-after 10m would say Progressing.
+    CliRun run =
+        CliRun.of("status", "--kubeconfig", kubeconfig, "--stall-after", "10m", "-n", "gpu");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STALLED);
+    assertThat(run.out())
+        .contains("since " + since)
+        .contains(
+            "gpu/toolkit: recorded by the operator: RolloutStall gpu/"
+                + name
+                + " Active: ImagePull on gpu-node-1 since "
+                + since);
+  }
+
+  @Test
   void showsTheDiagnoseTableForAStalledRolloutAndExitsOne() {
     stalledToolkit();
 

@@ -63,6 +63,33 @@ class WaitCommandIT {
   }
 
   @Test
+  void theOperatorsActiveRolloutStallEndsTheWaitAsTheClusterRecordsIt() {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.waitingPod(
+        "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
+    toolkit.readyPod("gpu-node-2", 1, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    String since =
+        java.time.Instant.now()
+            .minusSeconds(3600)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .toString();
+    String stall = toolkit.operatorStall(2, "gpu-node-1", "ImagePull", since);
+
+    // The pod is seconds old: alone, --stall-after 10m would wait until the timeout.
+    CliRun run = waitFor("--stall-after", "10m", "--timeout", "20s");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STALLED);
+    assertThat(run.out())
+        .contains("  since:    " + since)
+        .contains(
+            "  recorded by the operator: RolloutStall gpu/"
+                + stall
+                + " Active: ImagePull on gpu-node-1 since "
+                + since);
+  }
+
+  @Test
   void exitsZeroWhenTheRolloutIsComplete() {
     toolkit.daemonSet(2, 3, 3, 3);
     NODES.forEach(node -> toolkit.readyPod(node, 2, EARLIER));

@@ -93,10 +93,42 @@ class DemoIT {
                       .contains("gpu-node-1")
                       .contains("ImagePull")
                       .contains("Active"));
+
+      // After the story the served cluster's clock runs at real speed (50x before): two objects
+      // created 4 real seconds apart are stamped seconds apart, not minutes.
+      java.time.Instant a;
+      java.time.Instant b;
+      try (var client =
+          new io.fabric8.kubernetes.client.KubernetesClientBuilder()
+              .withConfig(
+                  io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(kubeconfig)))
+              .build()) {
+        a = created(client, "clock-a");
+        Thread.sleep(4000);
+        b = created(client, "clock-b");
+      }
+      assertThat(Duration.between(a, b)).isBetween(Duration.ZERO, Duration.ofSeconds(15));
     } finally {
       demo.interrupt();
       demo.join(TimeUnit.SECONDS.toMillis(30));
     }
+  }
+
+  private static java.time.Instant created(
+      io.fabric8.kubernetes.client.KubernetesClient client, String name) {
+    var cm =
+        client
+            .configMaps()
+            .inNamespace("default")
+            .resource(
+                new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                    .withNewMetadata()
+                    .withName(name)
+                    .withNamespace("default")
+                    .endMetadata()
+                    .build())
+            .create();
+    return java.time.Instant.parse(cm.getMetadata().getCreationTimestamp());
   }
 
   private static List<String> kubectl(Path kubeconfig, String... args) throws Exception {

@@ -68,6 +68,7 @@ class AlertRulesTest {
       assertThat(annotations).containsKeys("summary", "description", "runbook_url");
       assertThat(annotations.get("description"))
           .contains("{{ $labels.namespace }}", "{{ $labels.daemonset }}", "{{ $labels.cause }}")
+          .contains("{{ $labels.suspect }}")
           .contains("kubectl get rolloutstall -n {{ $labels.namespace }}");
       String runbook =
           annotations

@@ -185,6 +185,35 @@ class DumpReaderTest {
   }
 
   @Test
+  void a_number_that_is_no_integer_is_named_as_the_input_spells_it() throws IOException {
+    String file =
+        write(
+            "numbers.json",
+            "{\"kind\": \"List\", \"items\": ["
+                + "{\"kind\": \"DaemonSet\", \"apiVersion\": \"apps/v1\","
+                + " \"metadata\": {\"name\": \"a\", \"namespace\": \"ns\"},"
+                + " \"status\": {\"numberAvailable\": 1.5}},"
+                + "{\"kind\": \"DaemonSet\", \"apiVersion\": \"apps/v1\","
+                + " \"metadata\": {\"name\": \"b\", \"namespace\": \"ns\"},"
+                + " \"status\": {\"numberAvailable\": 1e30}},"
+                + "{\"kind\": \"DaemonSet\", \"apiVersion\": \"apps/v1\","
+                + " \"metadata\": {\"name\": \"c\", \"namespace\": \"ns\"},"
+                + " \"status\": {\"numberAvailable\": \"three\"}}]}");
+
+    assertThat(read(file).errors())
+        .containsExactly(
+            file
+                + " items[0]: DaemonSet ns/a cannot be read: status.numberAvailable: expected an"
+                + " integer, found 1.5",
+            file
+                + " items[1]: DaemonSet ns/b cannot be read: status.numberAvailable: expected an"
+                + " integer, found 1E+30, out of range of a 32-bit integer",
+            file
+                + " items[2]: DaemonSet ns/c cannot be read: status.numberAvailable: expected a"
+                + " number, found a string");
+  }
+
+  @Test
   void a_file_of_empty_yaml_documents_holds_no_objects() throws IOException {
     String file = write("dashes.yaml", "---\n---\n");
     assertThat(read(file).errors()).containsExactly(file + ": holds no Kubernetes objects");

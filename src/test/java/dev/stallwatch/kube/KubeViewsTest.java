@@ -130,12 +130,16 @@ class KubeViewsTest {
     }
 
     @Test
-    void an_unparsable_template_generation_is_null() {
+    void an_unparsable_template_generation_makes_the_daemonset_invalid_an_absent_one_is_null() {
       ObjectNode json = dsJson();
       json.with("metadata")
           .with("annotations")
-          .put(KubeViews.TEMPLATE_GENERATION_ANNOTATION, "two");
-      assertThat(KubeViews.daemonSet(ds(json)).templateGeneration()).isNull();
+          .put(KubeViews.TEMPLATE_GENERATION_ANNOTATION, "abc");
+      assertThatThrownBy(() -> KubeViews.daemonSet(ds(json)))
+          .isInstanceOf(InvalidObjectException.class)
+          .hasMessageContaining(
+              "metadata.annotations[deprecated.daemonset.template.generation]: \"abc\" is not an"
+                  + " integer");
 
       json.with("metadata").with("annotations").remove(KubeViews.TEMPLATE_GENERATION_ANNOTATION);
       assertThat(KubeViews.daemonSet(ds(json)).templateGeneration()).isNull();

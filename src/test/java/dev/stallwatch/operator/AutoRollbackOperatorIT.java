@@ -210,6 +210,40 @@ class AutoRollbackOperatorIT {
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
   }
 
+  @Test
+  void aStallTheNodeIsToBlameForIsNotRolledBackAndTheStallAndAnEventSayWhy()
+      throws InterruptedException {
+    // gpu-node-1 has been NotReady for a day: the new pod there is not to blame.
+    cluster
+        .client
+        .nodes()
+        .withName("gpu-node-1")
+        .editStatus(
+            n -> {
+              var ready = n.getStatus().getConditions().get(0);
+              ready.setStatus("False");
+              ready.setReason("KubeletNotReady");
+              ready.setLastTransitionTime(Instant.now().minusSeconds(86400).toString());
+              return n;
+            });
+    optIn();
+    startOperator(true);
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1));
+    RolloutStallStatus status = stall(TestingRollout.NEW_HASH).getStatus();
+    assertThat(status.cause()).isEqualTo("NodeUnavailable");
+    assertThat(status.suspect()).isEqualTo("Node");
+    assertThat(status.rollbackWithheld())
+        .startsWith("not rolled back: the suspect is Node, not the new revision");
+    Thread.sleep(ROLLBACK_AFTER.plusSeconds(2).toMillis());
+    assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
+    assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1);
+  }
+
   private RolloutStall stall(String hash) {
     return cluster
         .client

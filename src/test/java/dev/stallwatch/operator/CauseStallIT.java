@@ -55,6 +55,8 @@ class CauseStallIT {
               + DS
               + "\",namespace=\""
               + NS
+              + "\",suspect=\""
+              + stall.getStatus().suspect()
               + "\"} 1.0";
       assertThat(run.drive(() -> run.registry.scrape().contains(gauge), STEP))
           .as("%s: the stall metric", scenario)

@@ -75,12 +75,16 @@ class KubectlRolloutStallsIT {
             .contains(
                 "STALLED-NODES",
                 "SPLIT",
+                "SUSPECT",
                 "REASON",
                 "OLD-IMAGE",
                 "NEW-IMAGE",
                 "STALLED-SINCE",
                 "ROLLED-BACK");
-        assertThat(wide.get(1)).contains("2 old / 0 new / 1 none").contains("ImagePullBackOff");
+        assertThat(wide.get(1))
+            .contains("2 old / 0 new / 1 none")
+            .contains("NewRevision")
+            .contains("ImagePullBackOff");
 
         // The category: `kubectl get stallwatch` lists every stallwatch resource.
         assertThat(kubectl(kubeconfig, "get", "stallwatch", "-A"))

@@ -27,6 +27,21 @@ class ResolutionTest {
   }
 
   @Test
+  void aStallWhoseNodesWereAllDeletedIsResolvedNodeRemoved() {
+    assertThat(
+            Resolution.of(
+                active, notStalled(Phase.Progressing, NEW), node -> !node.equals("gpu-node-1")))
+        .contains(Resolution.NodeRemoved);
+    assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW), node -> true))
+        .contains(Resolution.RolloutComplete);
+    // Still stalled (on another node): not over.
+    assertThat(Resolution.of(active, stalled(Cause.ImagePull), node -> false)).isEmpty();
+    assertThat(Resolution.NodeRemoved.describe("toolkit", "7f6c8d9b4"))
+        .isEqualTo(
+            "Every node the rollout of toolkit to revision 7f6c8d9b4 stalled on was deleted");
+  }
+
+  @Test
   void aCompletedRolloutResolvesIt() {
     assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW)))
         .contains(Resolution.RolloutComplete);

@@ -83,13 +83,14 @@ class SeedStallLifecycleIT {
                             + NAME
                             + "\",namespace=\""
                             + NS
-                            + "\"} 1.0"));
+                            + "\",suspect=\"NewRevision\"} 1.0"));
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertThat(cluster.events(NS, NAME, "RolloutStalled")).hasSize(1));
     assertThat(cluster.events(NS, NAME, "RolloutStalled").get(0).getMessage())
         .contains("gpu-node-1")
         .contains("ImagePull")
+        .contains("suspect NewRevision: rollback would help")
         .contains(TestingRollout.NEW_HASH);
 
     rollout.rolledBack();

@@ -53,6 +53,80 @@ class StallEdgeCasesIT {
   }
 
   @Test
+  void aNodeTheControllerCannotCreateAPodOnIsExplainedByItsFailedCreateEvent() {
+    TestingRollout rollout =
+        new TestingRollout(
+                cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
+            .stalledOnFirstNode();
+    cluster.client.pods().inNamespace("gpu-operator").withName("toolkit-gpu-node-1").delete();
+    DaemonSet ds =
+        cluster.client.apps().daemonSets().inNamespace("gpu-operator").withName("toolkit").get();
+    String quota = "Error creating: pods \"toolkit-x\" is forbidden: exceeded quota: gpu-quota";
+    cluster
+        .client
+        .v1()
+        .events()
+        .inNamespace("gpu-operator")
+        .resource(
+            new io.fabric8.kubernetes.api.model.EventBuilder()
+                .withNewMetadata()
+                .withName("toolkit.failedcreate")
+                .withNamespace("gpu-operator")
+                .endMetadata()
+                .withNewInvolvedObject()
+                .withApiVersion("apps/v1")
+                .withKind("DaemonSet")
+                .withName("toolkit")
+                .withNamespace("gpu-operator")
+                .withUid(ds.getMetadata().getUid())
+                .endInvolvedObject()
+                .withType("Warning")
+                .withReason("FailedCreate")
+                .withMessage(quota)
+                .withLastTimestamp(Instant.now().toString())
+                .build())
+        .create();
+    startOperator();
+
+    RolloutStall stall =
+        await()
+            .atMost(WAIT)
+            .until(
+                () -> cluster.active("gpu-operator"),
+                s -> s != null && "FailedCreate".equals(s.getStatus().cause()));
+    assertThat(stall.getStatus().node()).isEqualTo("gpu-node-1");
+    assertThat(stall.getStatus().nodes().get(0).message()).isEqualTo(quota);
+    assertThat(stall.getStatus().suspect()).isEqualTo("Unknown");
+    assertThat(rollout).isNotNull();
+  }
+
+  @Test
+  void aStallWhoseNodeIsDeletedIsResolvedNodeRemoved() {
+    stalled("gpu-operator", "toolkit");
+    startOperator();
+    RolloutStall stall =
+        await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
+
+    cluster.client.nodes().withName("gpu-node-1").delete();
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              RolloutStall now =
+                  cluster.stalls("gpu-operator").stream()
+                      .filter(s -> s.getMetadata().getName().equals(stall.getMetadata().getName()))
+                      .findFirst()
+                      .orElseThrow();
+              assertThat(now.getStatus().phase()).isEqualTo("Resolved");
+              assertThat(now.getStatus().conditions().get(0).getReason()).isEqualTo("NodeRemoved");
+            });
+    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.RESOLVED))
+        .singleElement()
+        .satisfies(e -> assertThat(e.getMessage()).contains("stalled on was deleted"));
+  }
+
+  @Test
   void aRestartMidStallNeitherDuplicatesNorLosesTheStallAndKeepsStalledSince() {
     TestingRollout rollout = stalled("gpu-operator", "toolkit");
     startOperator();

@@ -21,7 +21,8 @@ class StallMetricsTest {
     String scrape = registry.scrape();
     assertThat(scrape)
         .contains(
-            "stallwatch_rollout_stalled{cause=\"ImagePull\",daemonset=\"toolkit\",namespace=\"gpu\"} 1.0")
+            "stallwatch_rollout_stalled{cause=\"ImagePull\",daemonset=\"toolkit\",namespace=\"gpu\","
+                + "suspect=\"NewRevision\"} 1.0")
         .contains("stallwatch_rollout_stalled_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 1.0")
         .contains(
             "stallwatch_rollout_stall_started_timestamp_seconds{daemonset=\"toolkit\",namespace=\"gpu\"} "
@@ -73,7 +74,21 @@ class StallMetricsTest {
     assertThat(scrape).doesNotContain("daemonset=\"toolkit\"").contains("daemonset=\"cni\"");
   }
 
+  @Test
+  void aNewSuspectReplacesTheSeries() {
+    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.observe(
+        "gpu",
+        "toolkit",
+        new int[] {2, 0, 1},
+        new StallMetrics.ActiveStall("ImagePull", "Node", 1, since));
+
+    assertThat(registry.scrape())
+        .doesNotContain("suspect=\"NewRevision\"")
+        .contains("suspect=\"Node\"} 1.0");
+  }
+
   private StallMetrics.ActiveStall stall(String cause, int nodes) {
-    return new StallMetrics.ActiveStall(cause, nodes, since);
+    return new StallMetrics.ActiveStall(cause, "NewRevision", nodes, since);
   }
 }

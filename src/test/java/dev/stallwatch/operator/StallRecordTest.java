@@ -26,6 +26,14 @@ class StallRecordTest {
     assertThat(status.node()).isEqualTo("gpu-node-1");
     assertThat(status.cause()).isEqualTo("ImagePull");
     assertThat(status.reason()).isEqualTo("ImagePullBackOff");
+    assertThat(status.evidence()).isEqualTo("Full");
+    assertThat(status.suspect()).isEqualTo("NewRevision");
+    assertThat(status.suspectReason()).isEqualTo(TestingVerdicts.SUSPECT_REASON);
+    assertThat(status.rollbackWithheld()).isNull();
+    assertThat(StallEvents.stalledMessage(status))
+        .contains(
+            "ImagePull (ImagePullBackOff); suspect NewRevision: rollback would help, because the"
+                + " new revision's pod fails on Ready node gpu-node-1");
     assertThat(status.nodes())
         .singleElement()
         .satisfies(
@@ -34,6 +42,7 @@ class StallRecordTest {
               assertThat(n.pod()).isEqualTo("toolkit-abcde");
               assertThat(n.cause()).isEqualTo("ImagePull");
               assertThat(n.since()).isEqualTo(STALLED_SINCE.toString());
+              assertThat(n.suspect()).isEqualTo("NewRevision");
             });
     assertThat(status.stalledNodeCount()).isEqualTo(1);
     assertThat(status.oldRevision().hash()).isEqualTo("5d4b9c7f8");
@@ -141,5 +150,23 @@ class StallRecordTest {
     assertThat(reactivated.stalledSince()).isEqualTo(again.toString());
     assertThat(reactivated.resolvedAt()).isNull();
     assertThat(reactivated.conditions().get(0).getLastTransitionTime()).isEqualTo(again.toString());
+  }
+
+  @Test
+  void aWithheldRollbackIsRecordedAndAChangeOfItIsAChange() {
+    RolloutStallStatus first = StallRecord.active(stalled(Cause.ImagePull), null, now);
+    RolloutStallStatus withheld =
+        StallRecord.active(
+            stalled(Cause.ImagePull), first, later, "not rolled back: the suspect is Node");
+
+    assertThat(withheld).isNotSameAs(first);
+    assertThat(withheld.rollbackWithheld()).isEqualTo("not rolled back: the suspect is Node");
+    assertThat(
+            StallRecord.active(
+                stalled(Cause.ImagePull),
+                withheld,
+                later.plusSeconds(60),
+                withheld.rollbackWithheld()))
+        .isSameAs(withheld);
   }
 }

@@ -5,6 +5,7 @@ import dev.stallwatch.operator.crd.RolloutStallSpec;
 import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.Evidence;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.NodeRow.Revision;
 import dev.stallwatch.rollout.NodeRow.Standing;
@@ -12,6 +13,7 @@ import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.rollout.Suspect;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Instant;
 import java.util.List;
@@ -25,6 +27,8 @@ final class TestingVerdicts {
   static final RevisionSummary NEW =
       new RevisionSummary("7f6c8d9b4", 2L, List.of("nvcr.io/nvidia/k8s/container-toolkit:v1.14.9"));
   static final Instant STALLED_SINCE = Instant.parse("2026-12-02T10:00:00Z");
+  static final String SUSPECT_REASON =
+      "the new revision's pod fails on Ready node gpu-node-1 (ImagePullBackOff)";
 
   private TestingVerdicts() {}
 
@@ -60,10 +64,16 @@ final class TestingVerdicts {
                 cause,
                 "ImagePullBackOff",
                 "Back-off pulling image",
-                since),
+                since,
+                Suspect.NewRevision,
+                SUSPECT_REASON),
             row("gpu-node-2", Revision.OLD, Standing.WAITING),
             row("gpu-node-3", Revision.OLD, Standing.WAITING)),
-        null);
+        null,
+        Evidence.Full,
+        List.of(),
+        Suspect.NewRevision,
+        SUSPECT_REASON);
   }
 
   static RolloutVerdict notStalled(Phase phase, RevisionSummary newRevision) {

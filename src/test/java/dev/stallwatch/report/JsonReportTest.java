@@ -31,8 +31,12 @@ class JsonReportTest {
             "oldRevision",
             "newRevision",
             "counts",
-            "nodes");
+            "nodes",
+            "evidence",
+            "missing");
     assertThat(ds.get("phase").asText()).isEqualTo("Stalled");
+    assertThat(ds.get("evidence").asText()).isEqualTo("Full");
+    assertThat(ds.get("missing")).isEmpty();
     assertThat(ds.get("cause").asText()).isEqualTo("ImagePull");
     assertThat(ds.get("stalledNodes").get(0).asText()).isEqualTo("gpu-node-1");
     assertThat(ds.get("stalledSince").asText()).isEqualTo("2026-12-02T16:00:03Z");

@@ -165,4 +165,74 @@ class TableReportTest {
   private static String row(List<String> lines, String node) {
     return lines.stream().filter(l -> l.startsWith("  " + node + " ")).findFirst().orElseThrow();
   }
+
+  @Test
+  void a_verdict_without_nodes_shows_the_status_numbers_and_says_what_the_input_lacked() {
+    Counts reported = new Counts(2, 2, 1, 1, 1, 1, 0);
+    RolloutVerdict v =
+        new RolloutVerdict(
+            new ObjectRef("kube-system", "kube-proxy", null),
+            dev.stallwatch.rollout.Phase.Progressing,
+            null,
+            "StatusIncomplete",
+            ".status reports 1 of 2 desired nodes updated, 1 available",
+            List.of(),
+            null,
+            null,
+            null,
+            new Counts(0, 0, 0, 0, 0, 0, 0),
+            reported,
+            3L,
+            3,
+            1,
+            0,
+            List.of(),
+            null,
+            dev.stallwatch.rollout.Evidence.StatusOnly,
+            List.of("the input holds no Node objects"),
+            null,
+            null);
+
+    List<String> lines = TableReport.lines(NOW, List.of(v));
+
+    assertThat(lines.get(1).split("\\s+")).endsWith("2", "2", "1", "1", "1", "Progressing", "-");
+    assertThat(String.join("\n", lines))
+        .contains("evidence: StatusOnly — the input holds no Node objects")
+        .contains(
+            ".status says DESIRED 2 CURRENT 2 READY 1 UP-TO-DATE 1 AVAILABLE 1 (not recounted)")
+        .contains("no node and no pod of this DaemonSet in the input")
+        .doesNotContain("recomputed differs");
+  }
+
+  @Test
+  void a_complete_verdict_on_partial_evidence_still_shows_its_details() {
+    RolloutVerdict full = Verdicts.complete("kube-system", "kube-proxy", null);
+    RolloutVerdict partial =
+        new RolloutVerdict(
+            full.daemonSet(),
+            full.phase(),
+            null,
+            full.reason(),
+            full.message(),
+            List.of(),
+            null,
+            null,
+            full.newRevision(),
+            full.counts(),
+            full.reported(),
+            full.observedGeneration(),
+            full.generation(),
+            1,
+            0,
+            full.nodes(),
+            null,
+            dev.stallwatch.rollout.Evidence.Partial,
+            List.of("node node-b could not be read"),
+            null,
+            null);
+
+    assertThat(TableReport.lines(NOW, List.of(full))).hasSize(2);
+    assertThat(String.join("\n", TableReport.lines(NOW, List.of(partial))))
+        .contains("evidence: Partial — node node-b could not be read");
+  }
 }

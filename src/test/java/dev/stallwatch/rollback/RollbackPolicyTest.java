@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.Evidence;
 import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.rollout.Suspect;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -26,6 +28,11 @@ class RollbackPolicyTest {
   final RollbackPolicy policy = new RollbackPolicy(true, DELAY);
 
   static RolloutVerdict verdict(Phase phase, RevisionSummary old, RevisionSummary current) {
+    return verdict(phase, old, current, Suspect.NewRevision);
+  }
+
+  static RolloutVerdict verdict(
+      Phase phase, RevisionSummary old, RevisionSummary current, Suspect suspect) {
     boolean stalled = phase == Phase.Stalled;
     return new RolloutVerdict(
         new ObjectRef("gpu", "nvidia-container-toolkit", "uid-1"),
@@ -44,7 +51,11 @@ class RollbackPolicyTest {
         1,
         0,
         List.of(),
-        null);
+        null,
+        Evidence.Full,
+        List.of(),
+        stalled ? suspect : null,
+        stalled ? "why" : null);
   }
 
   static RolloutVerdict stalled() {
@@ -188,5 +199,27 @@ class RollbackPolicyTest {
             () -> new RollbackPolicy(true, Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("delay");
+  }
+
+  @Test
+  void aStallTheNodeIsToBlameForIsNotRolledBackAndSaysWhy() {
+    RollbackDecision d =
+        policy.decide(
+            verdict(Phase.Stalled, OLD, NEW, Suspect.Node), OPTED_IN, List.of(), after(DELAY));
+
+    assertThat(d.rollBack()).isFalse();
+    assertThat(d.withheld()).isTrue();
+    assertThat(d.reason())
+        .isEqualTo("not rolled back: the suspect is Node, not the new revision (why)");
+  }
+
+  @Test
+  void anUnknownSuspectIsNotRolledBackEither() {
+    RollbackDecision d =
+        policy.decide(
+            verdict(Phase.Stalled, OLD, NEW, Suspect.Unknown), OPTED_IN, List.of(), after(DELAY));
+
+    assertThat(d.rollBack()).isFalse();
+    assertThat(d.withheld()).isTrue();
   }
 }

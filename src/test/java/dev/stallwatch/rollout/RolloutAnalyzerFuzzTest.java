@@ -58,6 +58,24 @@ class RolloutAnalyzerFuzzTest {
       assertThat(verdict.nextCheck()).isAfter(NOW);
     }
     assertThat(verdict.message()).isNotBlank();
+    assertThat(verdict.missing().isEmpty()).isEqualTo(verdict.evidence() == Evidence.Full);
+    if (verdict.phase() == Phase.Complete && verdict.evidence() != Evidence.Full) {
+      DaemonSetView ds = snapshot.daemonSet();
+      assertThat(ds.status() != null && ds.status().reportsComplete(ds.generation()))
+          .as("Complete without full evidence only on .status's word")
+          .isTrue();
+    }
+    assertThat(verdict.nodes())
+        .noneMatch(
+            r ->
+                r.standing() == NodeRow.Standing.NOT_DESIRED
+                    && !nodeNames(snapshot).contains(r.node()));
+  }
+
+  private static java.util.Set<String> nodeNames(RolloutSnapshot s) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    s.nodes().forEach(n -> names.add(n.name()));
+    return names;
   }
 
   private static RolloutSnapshot randomSnapshot(Random r) {
@@ -116,7 +134,13 @@ class RolloutAnalyzerFuzzTest {
                 : new DaemonSetView.Status(
                     r.nextBoolean() ? (long) r.nextInt(4) : null, 1, 1, 1, 1, 1, 0, 0),
             null);
-    return new RolloutSnapshot(ds, pods, nodes, revisions);
+    return new RolloutSnapshot(
+        ds,
+        pods,
+        nodes,
+        revisions,
+        r.nextInt(4) == 0 ? java.util.Set.of("n" + r.nextInt(5)) : java.util.Set.of(),
+        r.nextInt(5) != 0);
   }
 
   private static PodTemplateView template(Random r) {

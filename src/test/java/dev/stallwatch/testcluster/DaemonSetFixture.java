@@ -312,4 +312,42 @@ public final class DaemonSetFixture {
     // pod ages start now: tests use a short --stall-after instead of backdating.
     return client.pods().inNamespace(namespace).resource(pod).createOr(p -> p.update());
   }
+
+  /**
+   * The operator's Active RolloutStall for revision {@code n}, held by {@code node} since {@code
+   * since}, as the operator writes it; returns its name.
+   */
+  public String operatorStall(int n, String node, String cause, String since) {
+    String stallName = name + "-" + hash(n);
+    var stall =
+        io.fabric8.kubernetes.client.utils.Serialization.unmarshal(
+            "{\"apiVersion\": \"stallwatch.dev/v1alpha1\", \"kind\": \"RolloutStall\","
+                + " \"metadata\": {\"name\": \""
+                + stallName
+                + "\", \"namespace\": \""
+                + namespace
+                + "\"}, \"spec\": {\"daemonSet\": \""
+                + name
+                + "\", \"revision\": \""
+                + hash(n)
+                + "\"}, \"status\": {\"phase\": \"Active\", \"node\": \""
+                + node
+                + "\", \"cause\": \""
+                + cause
+                + "\", \"stalledSince\": \""
+                + since
+                + "\", \"nodes\": [{\"name\": \""
+                + node
+                + "\", \"since\": \""
+                + since
+                + "\"}]}}",
+            dev.stallwatch.operator.crd.RolloutStall.class);
+    var stalls =
+        client.resources(dev.stallwatch.operator.crd.RolloutStall.class).inNamespace(namespace);
+    stalls.resource(stall).create();
+    if (stalls.withName(stallName).get().getStatus() == null) {
+      stalls.resource(stall).updateStatus();
+    }
+    return stallName;
+  }
 }

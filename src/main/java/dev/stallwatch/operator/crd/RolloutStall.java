@@ -45,6 +45,11 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = Type.STRING,
     priority = 1)
 @AdditionalPrinterColumn(
+    name = "Suspect",
+    jsonPath = ".status.suspect",
+    type = Type.STRING,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "Reason",
     jsonPath = ".status.reason",
     type = Type.STRING,

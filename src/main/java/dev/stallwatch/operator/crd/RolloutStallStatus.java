@@ -16,6 +16,11 @@ import java.util.Objects;
  * @param cause the cause of the primary node (see the analyzer's causes)
  * @param reason the Kubernetes reason behind the cause, e.g. {@code ImagePullBackOff}
  * @param message one sentence: what holds the rollout, where, since when
+ * @param evidence {@code Full}, {@code Partial} or {@code StatusOnly}: how much of what the verdict
+ *     depends on the operator could read (see the analyzer's evidence)
+ * @param suspect {@code NewRevision}, {@code Node} or {@code Unknown}: would rolling back help?
+ *     (that of the primary node)
+ * @param suspectReason why, finishing "rollback would help: yes, because …"
  * @param ready READY/DESIRED as {@code kubectl get ds} would show it after recounting, e.g. 2/3
  * @param stalledSince when the primary node began holding the rollout back
  * @param lastObserved when the operator last wrote a change of this stall
@@ -23,6 +28,8 @@ import java.util.Objects;
  * @param rollback the rollback away from this stall's revision (by {@code stallwatch undo}, the
  *     operator's auto-rollback or another client); null when there was none. Kept for the life of
  *     the stall: it is also how the operator knows never to roll back twice, nor a rollback.
+ * @param rollbackWithheld with auto-rollback on and the DaemonSet opted in: why the operator did
+ *     not roll back a stall that was due (the suspect is not the new revision); null otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RolloutStallStatus(
@@ -33,6 +40,9 @@ public record RolloutStallStatus(
     String cause,
     String reason,
     String message,
+    String evidence,
+    String suspect,
+    String suspectReason,
     Revision oldRevision,
     Revision newRevision,
     StallCounts counts,
@@ -42,6 +52,7 @@ public record RolloutStallStatus(
     String lastObserved,
     String resolvedAt,
     Rollback rollback,
+    String rollbackWithheld,
     List<Condition> conditions) {
 
   public static final String ACTIVE = "Active";
@@ -62,6 +73,9 @@ public record RolloutStallStatus(
         cause,
         reason,
         message,
+        evidence,
+        suspect,
+        suspectReason,
         oldRevision,
         newRevision,
         counts,
@@ -71,6 +85,7 @@ public record RolloutStallStatus(
         value,
         resolvedAt,
         rollback,
+        rollbackWithheld,
         conditions);
   }
 
@@ -87,6 +102,9 @@ public record RolloutStallStatus(
         cause,
         reason,
         message,
+        evidence,
+        suspect,
+        suspectReason,
         oldRevision,
         newRevision,
         counts,
@@ -96,6 +114,7 @@ public record RolloutStallStatus(
         lastObserved,
         resolvedAt,
         value,
+        rollbackWithheld,
         conditions);
   }
 
@@ -104,10 +123,17 @@ public record RolloutStallStatus(
    *
    * @param pod the DaemonSet's pod on it that tells why (the new one, else the one being deleted,
    *     else the old one); null when the node has none
+   * @param suspect whether the new revision or the node is to blame for this node
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record StalledNode(
-      String name, String pod, String cause, String reason, String message, String since) {}
+      String name,
+      String pod,
+      String cause,
+      String reason,
+      String message,
+      String since,
+      String suspect) {}
 
   /**
    * A revision of the DaemonSet.

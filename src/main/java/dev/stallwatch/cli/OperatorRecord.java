@@ -1,0 +1,107 @@
+package dev.stallwatch.cli;
+
+import dev.stallwatch.operator.StallName;
+import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.RolloutAnalyzer;
+import dev.stallwatch.rollout.RolloutSnapshot;
+import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.rollout.StallMemory;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The operator's Active RolloutStall for a DaemonSet's new revision, when one exists: {@code
+ * status} and {@code wait} date the stalled nodes from it (as the operator does after a restart)
+ * and name it, so that the CLI and the cluster's record never contradict each other. Without the
+ * CRD, or without the right to read it, there is simply no record.
+ */
+record OperatorRecord(RolloutStall stall) {
+
+  /** The Active stall of the verdict's new revision, if the cluster has one. */
+  static Optional<OperatorRecord> of(KubernetesClient client, RolloutVerdict verdict) {
+    if (verdict.newRevision() == null || verdict.newRevision().hash().isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      RolloutStall stall =
+          client
+              .resources(RolloutStall.class)
+              .inNamespace(verdict.daemonSet().namespace())
+              .withName(StallName.of(verdict.daemonSet().name(), verdict.newRevision().hash()))
+              .get();
+      return stall != null && stall.getStatus() != null && stall.getStatus().active()
+          ? Optional.of(new OperatorRecord(stall))
+          : Optional.empty();
+    } catch (KubernetesClientException e) {
+      return Optional.empty(); // no CRD, no operator, or not allowed to read it
+    }
+  }
+
+  /**
+   * The verdict re-analyzed with the operator's dates merged into {@code memory} (the earlier of
+   * the two for each node), or the verdict itself without a record.
+   */
+  static RolloutVerdict reconciled(
+      KubernetesClient client,
+      RolloutSnapshot snapshot,
+      RolloutVerdict verdict,
+      Instant now,
+      AnalyzerSettings settings,
+      StallMemory memory) {
+    Optional<OperatorRecord> record = of(client, verdict);
+    if (record.isEmpty()) {
+      return verdict;
+    }
+    return RolloutAnalyzer.analyze(snapshot, now, settings, record.get().merged(memory));
+  }
+
+  /** {@code memory} with the stalled nodes' {@code since} from this record, earliest wins. */
+  StallMemory merged(StallMemory memory) {
+    String hash = stall.getSpec().revision();
+    Map<String, Instant> held = new HashMap<>();
+    if (memory.revisionHash().equals(hash)) {
+      held.putAll(memory.heldSince());
+    }
+    RolloutStallStatus s = stall.getStatus();
+    if (s.nodes() != null) {
+      for (var node : s.nodes()) {
+        Instant since = parse(node.since());
+        if (node.name() != null && since != null) {
+          held.merge(node.name(), since, (a, b) -> a.isBefore(b) ? a : b);
+        }
+      }
+    }
+    return new StallMemory(hash, held, memory.observedAt());
+  }
+
+  /**
+   * {@code recorded by the operator: RolloutStall ns/name Active: ImagePull on gpu-node-1 since …}.
+   */
+  String line() {
+    RolloutStallStatus s = stall.getStatus();
+    return "recorded by the operator: RolloutStall "
+        + stall.getMetadata().getNamespace()
+        + "/"
+        + stall.getMetadata().getName()
+        + " Active: "
+        + s.cause()
+        + " on "
+        + s.node()
+        + " since "
+        + s.stalledSince();
+  }
+
+  private static Instant parse(String value) {
+    try {
+      return value == null ? null : Instant.parse(value);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.kube.InvalidObjectException;
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.EventView;
+import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.RolloutVerdict;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The DaemonSet controller's FailedCreate warnings, read on demand: the operator never watches
+ * Events (a busy cluster writes thousands a minute). It lists one DaemonSet's Events only while a
+ * node of it without any pod has crossed stall-after with no other explanation, and reuses the
+ * answer for {@link #REFRESH}.
+ */
+final class FailedCreates {
+  static final Duration REFRESH = Duration.ofSeconds(30);
+
+  private static final Logger log = LoggerFactory.getLogger(FailedCreates.class);
+
+  private record Listed(Instant at, List<EventView> events) {}
+
+  private final KubernetesClient client;
+  private final Map<String, Listed> cache = new ConcurrentHashMap<>();
+
+  FailedCreates(KubernetesClient client) {
+    this.client = client;
+  }
+
+  /** Whether a stuck node without a pod is still unexplained: only Events can tell. */
+  static boolean wanted(RolloutVerdict verdict) {
+    return verdict.nodes().stream()
+        .anyMatch(
+            r ->
+                r.pod() == null
+                    && r.standing() == NodeRow.Standing.STUCK
+                    && r.cause() == Cause.Unknown);
+  }
+
+  /** The FailedCreate warnings about {@code ds}, listed at most every {@link #REFRESH}. */
+  List<EventView> of(DaemonSet ds, Instant now) {
+    String ns = ds.getMetadata().getNamespace();
+    String name = ds.getMetadata().getName();
+    String key = ns + "/" + name;
+    Listed listed = cache.get(key);
+    if (listed != null && now.isBefore(listed.at().plus(REFRESH))) {
+      return listed.events();
+    }
+    List<EventView> events = new ArrayList<>();
+    try {
+      for (Event e :
+          client
+              .v1()
+              .events()
+              .inNamespace(ns)
+              .withField("involvedObject.kind", "DaemonSet")
+              .withField("involvedObject.name", name)
+              .list()
+              .getItems()) {
+        try {
+          EventView view = KubeViews.event(e);
+          if (view.failedCreate()) {
+            events.add(view);
+          }
+        } catch (InvalidObjectException bad) {
+          log.debug("{}: skipping an unreadable Event: {}", key, bad.getMessage());
+        }
+      }
+    } catch (KubernetesClientException e) {
+      // Not allowed to list events (an older chart), or the API server away: the node stays
+      // Unknown, as before; try again after REFRESH.
+      log.warn(
+          "{}: cannot list its Events to explain a node without a pod: {}", key, e.getMessage());
+    }
+    cache.put(key, new Listed(now, List.copyOf(events)));
+    return events;
+  }
+
+  void forget(String key) {
+    cache.remove(key);
+  }
+}

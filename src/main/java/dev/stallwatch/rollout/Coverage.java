@@ -1,0 +1,71 @@
+package dev.stallwatch.rollout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides the {@link Evidence} of a verdict: which of the objects the verdict depends on the input
+ * lacked, each named in a short phrase ({@code "node gpu-node-2 could not be read"}).
+ *
+ * @param missing empty with {@link Evidence#Full}
+ */
+record Coverage(Evidence evidence, List<String> missing) {
+
+  /** At most this many nodes are named; the rest are counted. */
+  private static final int NAMED = 5;
+
+  Coverage {
+    missing = List.copyOf(missing);
+  }
+
+  /**
+   * @param nodes the input's readable nodes by name
+   * @param nodePods the DaemonSet's pods by the node they target
+   */
+  static Coverage of(
+      Map<String, NodeView> nodes,
+      Set<String> unreadableNodes,
+      boolean podsListed,
+      Map<String, List<PodView>> nodePods) {
+    if (nodes.isEmpty()) {
+      return new Coverage(
+          Evidence.StatusOnly,
+          List.of(
+              unreadableNodes.isEmpty()
+                  ? "the input holds no Node objects"
+                  : "no Node in the input could be read"));
+    }
+    List<String> unreadable = new ArrayList<>();
+    List<String> absent = new ArrayList<>();
+    for (String name : nodePods.keySet()) {
+      if (nodes.containsKey(name)) {
+        continue;
+      }
+      (unreadableNodes.contains(name) ? unreadable : absent).add(name);
+    }
+    List<String> missing = new ArrayList<>();
+    if (!unreadable.isEmpty()) {
+      missing.add(phrase(unreadable, "could not be read"));
+    }
+    if (!absent.isEmpty()) {
+      missing.add(
+          phrase(absent, absent.size() == 1 ? "is not in the input" : "are not in the input"));
+    }
+    if (!podsListed) {
+      missing.add("the input holds no Pod objects");
+    }
+    return new Coverage(missing.isEmpty() ? Evidence.Full : Evidence.Partial, missing);
+  }
+
+  boolean full() {
+    return evidence == Evidence.Full;
+  }
+
+  private static String phrase(List<String> names, String what) {
+    String named = String.join(", ", names.subList(0, Math.min(NAMED, names.size())));
+    String more = names.size() > NAMED ? " and " + (names.size() - NAMED) + " more" : "";
+    return (names.size() == 1 ? "node " : "nodes ") + named + more + " " + what;
+  }
+}
