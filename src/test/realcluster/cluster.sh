@@ -19,7 +19,7 @@ fail() { say "$*"; exit 1; }
 usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 cmd="${1:-}"; [ -n "$cmd" ] || usage; shift
-dir="" nodes=3 gpu_nodes=0 owner_pid="" timeout=180 bin="${STALLWATCH_REALCLUSTER_BIN:-}"
+dir="" nodes=3 gpu_nodes=0 owner_pid="" timeout=300 bin="${STALLWATCH_REALCLUSTER_BIN:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
@@ -41,8 +41,8 @@ stop_cluster() {
   [ -f "$dir/supervisor.pid" ] || return 0
   pgid=$(cat "$dir/supervisor.pid")
   kill -TERM "$pgid" 2>/dev/null || true
-  for _ in $(seq 1 150); do group_alive "$pgid" || { rm -f "$dir/supervisor.pid"; return 0; }; sleep 0.1; done
-  say "processes of $dir still running after 15 s: killing the group"
+  for _ in $(seq 1 300); do group_alive "$pgid" || { rm -f "$dir/supervisor.pid"; return 0; }; sleep 0.1; done
+  say "processes of $dir still running after 30 s: killing the group"
   kill -KILL -- "-$pgid" 2>/dev/null || true
   for _ in $(seq 1 50); do group_alive "$pgid" || break; sleep 0.1; done
   rm -f "$dir/supervisor.pid"
@@ -59,7 +59,7 @@ if [ "$cmd" = _supervise ]; then
     trap - TERM INT EXIT
     local i
     for ((i=${#pids[@]}-1; i>=0; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 50); do
       local alive=0
       for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
       [ $alive = 0 ] && break; sleep 0.1
@@ -107,7 +107,7 @@ if [ "$cmd" = _supervise ]; then
     --initial-cluster "stallwatch=http://127.0.0.1:$ETCD_PEER_PORT" \
     --listen-metrics-urls "http://127.0.0.1:$ETCD_METRICS_PORT" \
     --unsafe-no-fsync --quota-backend-bytes 4294967296 --log-level warn
-  await etcd 60 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  await etcd 120 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
 
   launch kube-apiserver "$BIN/kube-apiserver" \
     --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
@@ -121,7 +121,7 @@ if [ "$cmd" = _supervise ]; then
     --service-cluster-ip-range 10.96.0.0/16 --allow-privileged=true \
     --max-requests-inflight "${APISERVER_MAX_INFLIGHT:-400}" --max-mutating-requests-inflight 200 \
     --profiling=false
-  await kube-apiserver 120 api /readyz
+  await kube-apiserver 240 api /readyz
 
   launch kube-controller-manager "$BIN/kube-controller-manager" \
     --kubeconfig "$dir/kube-controller-manager.kubeconfig" \
@@ -133,14 +133,14 @@ if [ "$cmd" = _supervise ]; then
     --cluster-signing-cert-file "$dir/pki/ca.crt" --cluster-signing-key-file "$dir/pki/ca.key" \
     --node-monitor-period 2s --node-monitor-grace-period "${NODE_MONITOR_GRACE_PERIOD:-40s}" \
     --kube-api-qps 200 --kube-api-burst 400
-  await kube-controller-manager 60 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
+  await kube-controller-manager 120 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
 
   launch kube-scheduler "$BIN/kube-scheduler" \
     --kubeconfig "$dir/kube-scheduler.kubeconfig" \
     --authentication-kubeconfig "$dir/kube-scheduler.kubeconfig" \
     --authorization-kubeconfig "$dir/kube-scheduler.kubeconfig" \
     --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" --leader-elect=false
-  await kube-scheduler 60 curl -sfk "https://127.0.0.1:$SCHEDULER_PORT/healthz"
+  await kube-scheduler 120 curl -sfk "https://127.0.0.1:$SCHEDULER_PORT/healthz"
 
   # kwok plays every node's kubelet except those labelled Unreachable: a dead kubelet (no lease,
   # no status; the node lifecycle controller turns the node Unknown). NotReady-labelled nodes stay
@@ -151,7 +151,7 @@ if [ "$cmd" = _supervise ]; then
     --manage-nodes-with-label-selector 'stallwatch.dev/kwok-node-state!=Unreachable' \
     --server-address "127.0.0.1:$KWOK_PORT" \
     --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds 40
-  await kwok 60 curl -sf "http://127.0.0.1:$KWOK_PORT/healthz"
+  await kwok 120 curl -sf "http://127.0.0.1:$KWOK_PORT/healthz"
 
   echo "$(date -u +%FT%TZ) control plane up"
   touch "$dir/ready"

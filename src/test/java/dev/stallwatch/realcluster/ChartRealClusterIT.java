@@ -391,6 +391,9 @@ class ChartRealClusterIT {
     rows.add(new Permission("patch", "rolloutstalls.stallwatch.dev/status", elsewhere, true));
     rows.add(new Permission("create", "events", elsewhere, true));
     rows.add(new Permission("patch", "events", elsewhere, true));
+    // the DaemonSet's FailedCreate Events are listed on demand, never watched
+    rows.add(new Permission("list", "events", elsewhere, true));
+    rows.add(new Permission("watch", "events", elsewhere, false));
     rows.add(new Permission("create", "pods/eviction", elsewhere, false));
     rows.add(new Permission("create", "pods/exec", elsewhere, false));
     rows.add(new Permission("*", "*", all, false));

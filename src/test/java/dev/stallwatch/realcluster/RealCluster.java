@@ -97,7 +97,8 @@ public final class RealCluster
             String.valueOf(gpuNodes),
             "--owner-pid",
             String.valueOf(ProcessHandle.current().pid()));
-    Result started = Result.run(command, Map.of(), Duration.ofMinutes(4));
+    // cluster.sh gives up by itself after --timeout (300 s by default); this is a backstop.
+    Result started = Result.run(command, Map.of(), Duration.ofMinutes(7));
     if (started.code() != 0) {
       throw new IllegalStateException("real cluster did not start: " + started.output().strip());
     }
