@@ -2,7 +2,6 @@ package dev.stallwatch.rollout;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Recomputes the DaemonSet status numbers the way upstream's {@code updateDaemonSetStatus} does:
@@ -14,24 +13,20 @@ final class StatusCounts {
   private StatusCounts() {}
 
   /**
-   * @param nodePods the DaemonSet's pods per target node, oldest first, without pods that are both
-   *     terminal and deleted
+   * @param nodes every node with its eligibility and the DaemonSet's pods targeting it, oldest
+   *     first, without pods that are both terminal and deleted
    */
   static Counts compute(
-      DaemonSetView ds,
-      List<NodeView> nodes,
-      Map<String, List<PodView>> nodePods,
-      RevisionSplit split,
-      Instant now) {
+      DaemonSetView ds, List<RolloutAnalyzer.PlacedNode> nodes, RevisionSplit split, Instant now) {
     int desired = 0;
     int current = 0;
     int ready = 0;
     int available = 0;
     int upToDate = 0;
     int misscheduled = 0;
-    for (NodeView node : nodes) {
-      List<PodView> pods = nodePods.getOrDefault(node.name(), List.of());
-      if (!NodeEligibility.shouldRun(node, ds.template())) {
+    for (RolloutAnalyzer.PlacedNode node : nodes) {
+      List<PodView> pods = node.pods();
+      if (!node.fit().shouldRun()) {
         if (!pods.isEmpty()) {
           misscheduled++;
         }
