@@ -20,15 +20,17 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The pure analyzer on one DaemonSet: the snapshot (views of every node, pod and revision) is
- * built once; each call is one {@link RolloutAnalyzer#analyze}. Pods per second = nodes / time.
+ * The pure analyzer on one DaemonSet: the snapshot (views of every node, pod and revision) is built
+ * once; each call is one {@link RolloutAnalyzer#analyze}. Pods per second = nodes / time.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g"})
 public class AnalyzerBenchmark {
   @Param({"500", "5000"})
   int nodes;

@@ -24,7 +24,8 @@ public final class CpuTime {
 
   public static void main(String[] args) {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-    System.out.printf("%-34s %8s %12s %12s %14s%n", "what", "nodes", "cpu p50 µs", "cpu p90 µs", "pods/s (p50)");
+    System.out.printf(
+        "%-34s %8s %12s %12s %14s%n", "what", "nodes", "cpu p50 µs", "cpu p90 µs", "pods/s (p50)");
     for (int nodes : new int[] {500, 5000}) {
       for (RolloutFixture.State state : RolloutFixture.State.values()) {
         RolloutFixture f = new RolloutFixture(nodes, state);
@@ -38,15 +39,17 @@ public final class CpuTime {
             "analyze " + state,
             nodes,
             iterations,
-            () ->
-                RolloutAnalyzer.analyze(
-                    snapshot, RolloutFixture.NOW, AnalyzerSettings.DEFAULTS));
+            () -> RolloutAnalyzer.analyze(snapshot, RolloutFixture.NOW, AnalyzerSettings.DEFAULTS));
       }
       RolloutFixture f = new RolloutFixture(nodes, RolloutFixture.State.MID_ROLLOUT);
       if (!Boolean.getBoolean("bench.analyzerOnly")) {
         var path = new dev.stallwatch.operator.ReconcilePath(f);
         report("reconcile path, views cached", nodes, iterations, path::cachedViews);
-        report("reconcile path, views rebuilt", nodes, Math.max(20, iterations / 10), path::rebuiltViews);
+        report(
+            "reconcile path, views rebuilt",
+            nodes,
+            Math.max(20, iterations / 10),
+            path::rebuiltViews);
       }
       var cachedNodes = f.nodes.stream().map(CachePruning::node).toList();
       var cachedPods = f.pods.stream().map(CachePruning::pod).toList();

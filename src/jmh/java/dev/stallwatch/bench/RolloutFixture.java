@@ -23,8 +23,8 @@ import java.util.Map;
 /**
  * One DaemonSet rollout on {@code nodes} nodes as the API server would hand it to an informer:
  * kubelet-shaped nodes (labels, Ready and the other conditions, capacity), the DaemonSet with
- * {@code maxUnavailable: 10%}, its two ControllerRevisions, and one pod per node shaped the way
- * the DaemonSet controller creates them (owner, hash and generation labels, node-pinning affinity,
+ * {@code maxUnavailable: 10%}, its two ControllerRevisions, and one pod per node shaped the way the
+ * DaemonSet controller creates them (owner, hash and generation labels, node-pinning affinity,
  * default tolerations) with a kubelet-written status.
  */
 public final class RolloutFixture {

@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xmx1g"})
 public class ViewsBenchmark {
   @Param({"500", "5000"})
   int nodes;
