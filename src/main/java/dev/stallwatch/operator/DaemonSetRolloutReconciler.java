@@ -67,6 +67,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final AutoRollback autoRollback;
   private final FailedCreates failedCreates;
   private final StallMemories memories = new StallMemories();
+  private final RolloutEventSources.Stores stores = new RolloutEventSources.Stores();
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
   private final Map<String, Refusal> refusedRollbacks = new ConcurrentHashMap<>();
 
@@ -103,7 +104,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   @Override
   public List<EventSource<?, DaemonSet>> prepareEventSources(
       EventSourceContext<DaemonSet> context) {
-    return RolloutEventSources.create(context);
+    return RolloutEventSources.create(context, stores);
   }
 
   @Override
@@ -265,7 +266,10 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
         .rescheduleAfter(delay.compareTo(MIN_RESCHEDULE) < 0 ? MIN_RESCHEDULE : delay);
   }
 
-  /** The snapshot; a malformed DaemonSet throws, a malformed pod/node/revision is left out. */
+  /**
+   * The snapshot; a malformed DaemonSet throws, a malformed pod/node/revision is left out. Views of
+   * cached objects are made once per object version ({@link CachedViews}).
+   */
   private RolloutSnapshot snapshot(
       DaemonSet ds,
       Collection<Pod> pods,
@@ -274,9 +278,9 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     DaemonSetView view = KubeViews.daemonSet(ds);
     return new RolloutSnapshot(
         view,
-        views(pods, KubeViews::pod),
-        views(nodes, KubeViews::node),
-        views(revisions, KubeViews::revision));
+        views(pods, stores.pods::view),
+        views(nodes, stores.nodes::view),
+        views(revisions, stores.revisions::view));
   }
 
   private static <T extends HasMetadata, V> List<V> views(

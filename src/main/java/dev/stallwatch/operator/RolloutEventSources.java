@@ -6,6 +6,8 @@ import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodTemplateView;
+import dev.stallwatch.rollout.PodView;
+import dev.stallwatch.rollout.RevisionView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -49,7 +51,18 @@ final class RolloutEventSources {
 
   private RolloutEventSources() {}
 
-  static List<EventSource<?, DaemonSet>> create(EventSourceContext<DaemonSet> context) {
+  /** The caches' item stores, which also keep each cached object's view ({@link CachedViews}). */
+  static final class Stores {
+    final CachedViews<Pod, PodView> pods =
+        new CachedViews<>(new TransformingItemStore<>(CachePruning::pod), KubeViews::pod);
+    final CachedViews<Node, NodeView> nodes =
+        new CachedViews<>(new TransformingItemStore<>(CachePruning::node), KubeViews::node);
+    final CachedViews<ControllerRevision, RevisionView> revisions =
+        new CachedViews<>(new TransformingItemStore<>(CachePruning::revision), KubeViews::revision);
+  }
+
+  static List<EventSource<?, DaemonSet>> create(
+      EventSourceContext<DaemonSet> context, Stores stores) {
     InformerEventSource<Pod, DaemonSet> pods =
         new InformerEventSource<>(
             InformerEventSourceConfiguration.from(Pod.class, DaemonSet.class)
@@ -57,7 +70,7 @@ final class RolloutEventSources {
                 .withNamespacesInheritedFromController()
                 .withLabelSelector(POD_SELECTOR)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
-                .withItemStore(new TransformingItemStore<>(CachePruning::pod))
+                .withItemStore(stores.pods)
                 .build(),
             context);
     pods.addIndexers(Map.of(BY_NODE, RolloutEventSources::targetNode));
@@ -68,7 +81,7 @@ final class RolloutEventSources {
                 .withName(REVISIONS)
                 .withNamespacesInheritedFromController()
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
-                .withItemStore(new TransformingItemStore<>(CachePruning::revision))
+                .withItemStore(stores.revisions)
                 .build(),
             context);
 
@@ -86,7 +99,7 @@ final class RolloutEventSources {
                 // The reconciler lists every node itself: no per-primary index to maintain.
                 .withPrimaryToSecondaryMapper(ds -> Set.of())
                 .withOnUpdateFilter((after, before) -> NodeChange.matters(before, after))
-                .withItemStore(new TransformingItemStore<>(CachePruning::node))
+                .withItemStore(stores.nodes)
                 .build(),
             context,
             routing);

@@ -63,6 +63,9 @@ public final class NodeEligibility {
       return new Fit(
           false, false, Mismatch.NodeAffinityMismatch, "required node affinity does not match");
     }
+    if (node.taints().isEmpty()) {
+      return Fit.RUN;
+    }
     List<Toleration> tolerations = effectiveTolerations(template);
     Optional<NodeView.Taint> untolerated =
         firstUntolerated(node.taints(), tolerations, "NoSchedule", "NoExecute");

@@ -61,12 +61,16 @@ public final class PodAvailability {
    * generation label equals the DaemonSet's template generation.
    */
   public static boolean isUpdated(PodView pod, String hash, Long templateGeneration) {
+    return isUpdated(pod, hash, templateGeneration == null ? null : templateGeneration.toString());
+  }
+
+  /** {@link #isUpdated(PodView, String, Long)} with the generation already as its label value. */
+  static boolean isUpdated(PodView pod, String hash, String templateGeneration) {
     boolean hashMatches =
         hash != null && !hash.isEmpty() && hash.equals(pod.labels().get(REVISION_HASH_LABEL));
-    boolean generationMatches =
-        templateGeneration != null
-            && templateGeneration.toString().equals(pod.labels().get(TEMPLATE_GENERATION_LABEL));
-    return hashMatches || generationMatches;
+    return hashMatches
+        || (templateGeneration != null
+            && templateGeneration.equals(pod.labels().get(TEMPLATE_GENERATION_LABEL)));
   }
 
   /** Phase Failed or Succeeded. */

@@ -52,7 +52,12 @@ public record PodView(
 
   /** The condition of the given type, if the pod reports it. */
   public Optional<Condition> condition(String type) {
-    return conditions.stream().filter(c -> type.equals(c.type())).findFirst();
+    for (Condition c : conditions) { // a loop: read for every pod of every analysis
+      if (type.equals(c.type())) {
+        return Optional.of(c);
+      }
+    }
+    return Optional.empty();
   }
 
   /** True while the pod is being deleted. */

@@ -17,6 +17,7 @@ final class RevisionSplit {
   private final DaemonSetView ds;
   private final RevisionView newRevision;
   private final String newHash;
+  private final String templateGeneration; // as the pod label carries it; null when unknown
   private final RevisionSummary newSummary;
   private final RevisionSummary oldSummary;
   private final PodTemplateView oldTemplate;
@@ -24,6 +25,8 @@ final class RevisionSplit {
 
   private RevisionSplit(DaemonSetView ds, List<RevisionView> revisions, List<PodView> pods) {
     this.ds = ds;
+    this.templateGeneration =
+        ds.templateGeneration() == null ? null : ds.templateGeneration().toString();
     this.newRevision = pickNew(ds, revisions).orElse(null);
     this.newHash = newRevision == null ? "" : newRevision.hash();
     this.newSummary = summarizeNew(pods);
@@ -46,7 +49,7 @@ final class RevisionSplit {
 
   /** Upstream {@code IsPodUpdated} against the new revision's hash and the template generation. */
   boolean isNew(PodView pod) {
-    return PodAvailability.isUpdated(pod, newHash, ds.templateGeneration());
+    return PodAvailability.isUpdated(pod, newHash, templateGeneration);
   }
 
   String newHash() {

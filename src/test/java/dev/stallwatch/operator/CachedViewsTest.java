@@ -1,0 +1,91 @@
+package dev.stallwatch.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stallwatch.kube.InvalidObjectException;
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.rollout.NodeView;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+class CachedViewsTest {
+  private final AtomicInteger conversions = new AtomicInteger();
+  private final Function<Node, NodeView> counting =
+      node -> {
+        conversions.incrementAndGet();
+        return KubeViews.node(node);
+      };
+  private final CachedViews<Node, NodeView> store =
+      new CachedViews<>(new TransformingItemStore<>(CachePruning::node), counting);
+
+  private static Node node(String name, String resourceVersion, String created) {
+    return new NodeBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withResourceVersion(resourceVersion)
+        .withCreationTimestamp(created)
+        .endMetadata()
+        .build();
+  }
+
+  private Node cached(Node node) {
+    store.put(store.getKey(node), node);
+    return store.get(store.getKey(node));
+  }
+
+  @Test
+  void aCachedObjectIsConvertedOnceHoweverOftenItIsRead() {
+    Node a = cached(node("a", "1", "2026-12-01T00:00:00Z"));
+
+    NodeView first = store.view(a);
+    NodeView second = store.view(a);
+
+    assertThat(second).isSameAs(first);
+    assertThat(conversions).hasValue(1);
+  }
+
+  @Test
+  void aNewVersionOfTheObjectGetsItsOwnViewAndTheOldOneStillItsOwn() {
+    Node v1 = cached(node("a", "1", "2026-12-01T00:00:00Z"));
+    NodeView old = store.view(v1);
+    Node v2 = cached(node("a", "2", "2026-12-02T00:00:00Z"));
+
+    assertThat(store.view(v2).created()).hasToString("2026-12-02T00:00:00Z");
+    // A reconcile still holding the replaced object sees that object's view, never the newer one.
+    assertThat(store.view(v1).created()).isEqualTo(old.created());
+    assertThat(store.viewCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aRemovedObjectTakesItsViewWithIt() {
+    Node a = cached(node("a", "1", "2026-12-01T00:00:00Z"));
+    store.view(a);
+
+    store.remove(store.getKey(a));
+
+    assertThat(store.viewCount()).isZero();
+    assertThat(store.size()).isZero();
+  }
+
+  @Test
+  void aViewOfAnObjectNoLongerCachedIsMadeButNotKept() {
+    Node gone = node("a", "1", "2026-12-01T00:00:00Z");
+
+    assertThat(store.view(gone).name()).isEqualTo("a");
+    assertThat(store.viewCount()).isZero();
+  }
+
+  @Test
+  void aMalformedObjectIsReportedEachTimeAndNothingIsKept() {
+    Node bad = cached(node("a", "1", "yesterday"));
+
+    assertThatThrownBy(() -> store.view(bad)).isInstanceOf(InvalidObjectException.class);
+    assertThatThrownBy(() -> store.view(bad)).isInstanceOf(InvalidObjectException.class);
+    assertThat(store.viewCount()).isZero();
+  }
+}
