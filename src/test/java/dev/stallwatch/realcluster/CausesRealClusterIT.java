@@ -71,6 +71,8 @@ class CausesRealClusterIT {
     assertThat(stall.getStatus().cause()).isEqualTo("InsufficientResources");
     assertThat(stall.getStatus().node()).isEqualTo(pendingNewPodNode(s));
     assertThat(stall.getStatus().message()).contains("Insufficient nvidia.com/gpu");
+    // the new template asks for more GPUs than the old one: rolling back helps
+    assertThat(stall.getStatus().suspect()).isEqualTo("NewRevision");
   }
 
   @Test
@@ -101,6 +103,7 @@ class CausesRealClusterIT {
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("NodeExcluded");
     assertThat(stall.getStatus().node()).isEqualTo(tainted);
+    assertThat(stall.getStatus().suspect()).isEqualTo("NewRevision");
     await("the real controller shrinks DESIRED to 2")
         .atMost(Scenario.WAIT)
         .until(() -> s.daemonSet(DS).getStatus().getDesiredNumberScheduled() == 2);
@@ -121,6 +124,8 @@ class CausesRealClusterIT {
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("NodeUnavailable");
     assertThat(stall.getStatus().node()).isEqualTo(down);
+    // the node was down before the rollout reached it: rolling back would not help
+    assertThat(stall.getStatus().suspect()).isEqualTo("Node");
   }
 
   @Test
@@ -133,6 +138,7 @@ class CausesRealClusterIT {
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("CrashLoop");
     assertThat(stall.getStatus().reason()).isEqualTo("CrashLoopBackOff");
+    assertThat(stall.getStatus().suspect()).isEqualTo("NewRevision");
     assertThat(stall.getStatus().node()).isEqualTo(notReadyNewPodNode(s, "v2-crashloop"));
   }
 
@@ -187,6 +193,8 @@ class CausesRealClusterIT {
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("Unschedulable");
     assertThat(stall.getStatus().node()).isEqualTo(busy);
+    // the new template adds a host port the old one lacked
+    assertThat(stall.getStatus().suspect()).isEqualTo("NewRevision");
   }
 
   /** The DaemonSet template's one container. */

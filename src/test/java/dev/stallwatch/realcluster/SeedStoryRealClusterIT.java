@@ -64,6 +64,7 @@ class SeedStoryRealClusterIT {
     assertThat(status.oldRevision().image()).isEqualTo(GOOD);
     assertThat(status.newRevision().image()).isEqualTo(BROKEN);
     assertThat(status.ready()).isEqualTo("2/3");
+    assertThat(status.suspect()).as("rollback would help").isEqualTo("NewRevision");
     assertThat(stall.getSpec().daemonSet()).isEqualTo(DS);
     DaemonSet real = seed.daemonSet(DS);
     assertThat(real.getStatus().getDesiredNumberScheduled()).isEqualTo(3);
