@@ -117,6 +117,28 @@ class ScenariosTest {
   }
 
   @Test
+  void aScenarioReplaysTheNodeOrderARealControllerPicked() {
+    // Upstream takes candidates in a Go map's order; the demo takes them by name.
+    try (MockApiServer api = new MockApiServer()) {
+      Scenario replay =
+          Scenarios.named("host-port-conflict").withUpdateOrder(List.of("gpu-node-3"));
+      SimulatedCluster c = SimulatedCluster.install(api.client, replay, clock());
+      c.runUntil(
+          () -> {
+            StatusAgreement.assertAgrees(api.client, c.clock().instant());
+            return false;
+          },
+          STEP,
+          Duration.ofMinutes(8));
+      RolloutVerdict v = verdict(c);
+      assertThat(v.stalledNodes()).containsExactly("gpu-node-1");
+      assertThat(v.splitNodes().get(0)).as("old").containsExactly("gpu-node-2");
+      assertThat(v.splitNodes().get(1)).as("new").containsExactly("gpu-node-3");
+      assertThat(v.counts().upToDate()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void aHealthyRolloutCompletes() {
     try (MockApiServer api = new MockApiServer()) {
       SimulatedCluster c = runChecked(api, "healthy-rollout", Duration.ofMinutes(4));
