@@ -1,0 +1,149 @@
+package dev.stallwatch.realcluster;
+
+import dev.stallwatch.sim.ImageBehavior;
+import dev.stallwatch.sim.KubeletScript;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeProjection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Translates what the simulator's kubelet script does with an image into an image name kwok's
+ * Stages ({@code src/test/realcluster/kwok/stages.yaml}) act the same on, and says what a scenario
+ * asks of a kubelet that kwok cannot act at all.
+ *
+ * <p>kwok keys a pod's behaviour off its main containers' image names: {@value #UNPULLABLE} prefix
+ * → ErrImagePull then ImagePullBackOff; {@code crashloop} in the name → CrashLoopBackOff; {@code
+ * neverready} → running, never Ready; anything else → Running and Ready at once. Init containers
+ * always complete at once, and no volume is ever mounted, missing or not.
+ */
+final class KwokImages {
+
+  static final String UNPULLABLE = Scenario.UNPULLABLE;
+  static final String CRASH_LOOP = "crashloop";
+  static final String NEVER_READY = "neverready";
+
+  private final KubeletScript script;
+
+  KwokImages(KubeletScript script) {
+    this.script = script;
+  }
+
+  /** The image kwok plays as the script plays {@code image}; already translated names stay. */
+  String kwokImage(String image) {
+    if (image == null || translated(image)) {
+      return image;
+    }
+    ImageBehavior b = script.behavior("", image);
+    if (b.pullFails()) {
+      return UNPULLABLE + image;
+    }
+    if (b.crashes()) {
+      return marked(image, CRASH_LOOP);
+    }
+    if (b.readyAfter() == null) {
+      return marked(image, NEVER_READY);
+    }
+    return image;
+  }
+
+  /** Translates the images of every container of {@code spec}, in place. */
+  void translate(PodSpec spec) {
+    for (Container c : containers(spec)) {
+      c.setImage(kwokImage(c.getImage()));
+    }
+  }
+
+  private static boolean translated(String image) {
+    return image.startsWith(UNPULLABLE)
+        || image.contains(CRASH_LOOP)
+        || image.contains(NEVER_READY);
+  }
+
+  /** {@code repo:tag} → {@code repo:tag-MARK}; an untagged image gets the tag {@code MARK}. */
+  private static String marked(String image, String mark) {
+    String last = image.substring(image.lastIndexOf('/') + 1);
+    return last.contains(":") ? image + "-" + mark : image + ":" + mark;
+  }
+
+  /**
+   * Why kwok cannot play pods of {@code spec} as the script does, one sentence per reason; empty
+   * when it can. {@code existing} holds the ConfigMaps and Secrets that exist, as {@code
+   * configmap/NAME} and {@code secret/NAME}.
+   */
+  List<String> unplayable(PodSpec spec, Set<String> existing) {
+    List<String> why = new ArrayList<>();
+    for (Container c : Optional.ofNullable(spec.getInitContainers()).orElse(List.of())) {
+      ImageBehavior b = script.behavior("", c.getImage());
+      if (b.completesAfter() == null || b.pullFails() || b.crashes()) {
+        why.add(
+            "kwok completes every init container at once; "
+                + c.getName()
+                + " ("
+                + c.getImage()
+                + ") "
+                + (b.completesAfter() == null ? "never exits" : "does not complete")
+                + " in the simulator");
+      }
+    }
+    for (String missing : missingVolumes(spec, existing)) {
+      why.add(
+          "kwok mounts no volumes, so a pod whose "
+              + missing
+              + " does not exist would start at once instead of waiting in ContainerCreating");
+    }
+    return why;
+  }
+
+  /** Why kwok cannot play this script at all (it treats nodes apart); empty when it can. */
+  List<String> unplayableScript() {
+    Set<String> apart = script.nodesTreatedApart();
+    if (apart.isEmpty()) {
+      return List.of();
+    }
+    return List.of(
+        "kwok's Stages key on image names, not nodes; the kubelet script treats "
+            + String.join(", ", apart)
+            + " apart");
+  }
+
+  private static List<Container> containers(PodSpec spec) {
+    List<Container> all = new ArrayList<>();
+    Optional.ofNullable(spec.getInitContainers()).ifPresent(all::addAll);
+    Optional.ofNullable(spec.getContainers()).ifPresent(all::addAll);
+    return all;
+  }
+
+  private static List<String> missingVolumes(PodSpec spec, Set<String> existing) {
+    List<String> out = new ArrayList<>();
+    for (Volume v : Optional.ofNullable(spec.getVolumes()).orElse(List.of())) {
+      if (v.getConfigMap() != null && !Boolean.TRUE.equals(v.getConfigMap().getOptional())) {
+        missing(out, existing, "configmap", v.getConfigMap().getName());
+      }
+      if (v.getSecret() != null && !Boolean.TRUE.equals(v.getSecret().getOptional())) {
+        missing(out, existing, "secret", v.getSecret().getSecretName());
+      }
+      if (v.getProjected() != null && v.getProjected().getSources() != null) {
+        for (VolumeProjection p : v.getProjected().getSources()) {
+          if (p.getConfigMap() != null && !Boolean.TRUE.equals(p.getConfigMap().getOptional())) {
+            missing(out, existing, "configmap", p.getConfigMap().getName());
+          }
+          if (p.getSecret() != null && !Boolean.TRUE.equals(p.getSecret().getOptional())) {
+            missing(out, existing, "secret", p.getSecret().getName());
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  private static void missing(List<String> out, Set<String> existing, String kind, String name) {
+    if (!existing.contains(kind + "/" + name)) {
+      out.add((kind.equals("configmap") ? "ConfigMap " : "Secret ") + name);
+    }
+  }
+}
