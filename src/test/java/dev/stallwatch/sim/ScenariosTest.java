@@ -96,9 +96,9 @@ class ScenariosTest {
       assertThat(v.message())
           .contains(
               "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod"
-                  + " ports, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3"
-                  + " nodes are available: 1 No preemption victims found for incoming pod, 2"
-                  + " Preemption is not helpful for scheduling.")
+                  + " ports, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to"
+                  + " deallocate, preemption: 0/3 nodes are available: 1 No preemption victims"
+                  + " found for incoming pod, 2 Preemption is not helpful for scheduling.")
           .doesNotContain("Insufficient");
     }
   }
