@@ -25,7 +25,11 @@ if complete; then
   echo "$bin"
   exit 0
 fi
-mkdir -p "$bin" "$logs"
+# Build into a side folder and move it into place at the end: an interrupted build is never
+# mistaken for a cached one.
+final_bin="$bin"
+bin="$cache/$key/bin.partial"
+rm -rf "$bin"; mkdir -p "$bin" "$logs"
 export CGO_ENABLED=0 GOFLAGS="${GOFLAGS:-} -mod=mod" GOTOOLCHAIN=local
 start=$(date +%s)
 
@@ -35,7 +39,7 @@ step() {
   local t0; t0=$(date +%s)
   echo "realcluster build: $name ..." >&2
   if ! "$@" >"$log" 2>&1; then
-    tail -n 20 "$log" >&2
+    tail -n 5 "$log" >&2
     fail "$name failed (log: $log)"
   fi
   echo "realcluster build: $name done in $(( $(date +%s) - t0 )) s" >&2
@@ -50,8 +54,14 @@ k8s_minor="${KUBERNETES_VERSION#v1.}"; k8s_minor="${k8s_minor%%.*}"
 staging_version="v0.${KUBERNETES_VERSION#v1.}"
 kubernetes_wrapper() {
   cd "$work/kubernetes"
-  local gomod
-  gomod=$(go mod download -json "k8s.io/kubernetes@${KUBERNETES_VERSION}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["GoMod"])')
+  local info gomod
+  # go mod download -json reports a failure (no proxy, unknown version) in the JSON's Error field
+  if ! info=$(go mod download -json "k8s.io/kubernetes@${KUBERNETES_VERSION}" 2>&1); then
+    python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["Error"])' <<<"$info" 2>/dev/null \
+      || echo "$info"
+    return 1
+  fi
+  gomod=$(python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["GoMod"])' <<<"$info")
   {
     echo "module stallwatch.dev/realcluster/kubernetes"
     echo
@@ -136,5 +146,6 @@ step "kwok ${KWOK_VERSION}: build" "$logs/kwok-build.log" kwok_build
 
 complete || fail "some binaries are missing from $bin after the build"
 "$bin/kube-apiserver" --version >&2
+rm -rf "$final_bin"; mv "$bin" "$final_bin"; bin="$final_bin"
 echo "realcluster build: cold build took $(( $(date +%s) - start )) s" >&2
 echo "$bin"

@@ -142,9 +142,15 @@ if [ "$cmd" = _supervise ]; then
     --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" --leader-elect=false
   await kube-scheduler 60 curl -sfk "https://127.0.0.1:$SCHEDULER_PORT/healthz"
 
-  launch kwok "$BIN/kwok" --kubeconfig "$dir/kubeconfig" --config "$KWOK_CONFIG" \
-    --manage-all-nodes=true --server-address "127.0.0.1:$KWOK_PORT" \
-    --node-ip 10.0.0.1 --node-lease-duration-seconds 40
+  # kwok plays every node's kubelet except those labelled Unreachable: a dead kubelet (no lease,
+  # no status; the node lifecycle controller turns the node Unknown). NotReady-labelled nodes stay
+  # managed and report Ready=False through a Stage. KWOK_WORKDIR keeps ~/.kwok/kwok.yaml out.
+  mkdir -p "$dir/kwok-home"
+  KWOK_WORKDIR="$dir/kwok-home" launch kwok "$BIN/kwok" --kubeconfig "$dir/kubeconfig" \
+    --config "$KWOK_CONFIG" \
+    --manage-nodes-with-label-selector 'stallwatch.dev/kwok-node-state!=Unreachable' \
+    --server-address "127.0.0.1:$KWOK_PORT" \
+    --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds 40
   await kwok 60 curl -sf "http://127.0.0.1:$KWOK_PORT/healthz"
 
   echo "$(date -u +%FT%TZ) control plane up"
@@ -163,10 +169,10 @@ done
 for tool in openssl curl python3 setsid; do command -v "$tool" >/dev/null || fail "$tool not found on PATH"; done
 [ "$nodes" -ge "$gpu_nodes" ] 2>/dev/null || fail "--nodes ($nodes) must be a number >= --gpu-nodes ($gpu_nodes)"
 if [ -f "$dir/supervisor.pid" ] && group_alive "$(cat "$dir/supervisor.pid")"; then
-  fail "a cluster is already running in $dir (stop it first: $0 stop --dir $dir)"
+  fail "a cluster is already running in $dir (stop it first: $here/cluster.sh stop --dir $dir)"
 fi
 mkdir -p "$dir"; dir="$(cd "$dir" && pwd)"
-rm -rf "$dir/etcd" "$dir/logs" "$dir/pki" "$dir/ready" "$dir/failed"
+rm -rf "$dir/etcd" "$dir/logs" "$dir/pki" "$dir/kwok-home" "$dir/ready" "$dir/failed"
 mkdir -p "$dir/logs" "$dir/pki"
 
 free_ports() { python3 - "$1" <<'PY'
@@ -180,7 +186,7 @@ PY
 read -r ETCD_PORT ETCD_PEER_PORT ETCD_METRICS_PORT APISERVER_PORT KCM_PORT SCHEDULER_PORT KWOK_PORT <<<"$(free_ports 7)"
 
 # PKI: a CA, the API server's serving certificate for loopback, the service-account key pair.
-pki() {
+pki() (
   cd "$dir/pki"
   openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 30 -subj "/CN=stallwatch-realcluster-ca"
   openssl req -newkey rsa:2048 -nodes -keyout apiserver.key -out apiserver.csr -subj "/CN=kube-apiserver"
@@ -188,7 +194,7 @@ pki() {
   openssl x509 -req -in apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out apiserver.crt -days 30 -extfile san.ext
   openssl genrsa -out sa.key 2048
   openssl rsa -in sa.key -pubout -out sa.pub
-}
+)
 pki >"$dir/logs/pki.log" 2>&1 || fail "openssl could not create the cluster's certificates (log: $dir/logs/pki.log)"
 
 token() { python3 -c 'import secrets; print(secrets.token_hex(16))'; }
@@ -235,8 +241,9 @@ KWOK_PORT=$KWOK_PORT
 KWOK_CONFIG=$here/kwok/stages.yaml
 ENV
 
-setsid bash "$0" _supervise --dir "$dir" </dev/null >/dev/null 2>&1 &
+setsid bash "$here/cluster.sh" _supervise --dir "$dir" </dev/null >/dev/null 2>&1 &
 echo "$!" > "$dir/supervisor.pid"
+disown "$!" # its end (it kills its own group) is no job report of ours
 trap 'stop_cluster' INT TERM
 
 deadline=$(( $(date +%s) + timeout ))
@@ -284,4 +291,4 @@ if [ "$nodes" -gt 0 ]; then
     || { stop_cluster; fail "nodes not Ready after ${timeout}s (log: $dir/logs/kwok.log)"; }
 fi
 trap - INT TERM
-say "up: KUBECONFIG=$dir/kubeconfig ($nodes nodes, $gpu_nodes with nvidia.com/gpu; stop: $0 stop --dir $dir)"
+say "up: KUBECONFIG=$dir/kubeconfig ($nodes nodes, $gpu_nodes with nvidia.com/gpu; stop: $here/cluster.sh stop --dir $dir)"

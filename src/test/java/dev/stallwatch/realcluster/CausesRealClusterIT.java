@@ -112,12 +112,14 @@ class CausesRealClusterIT {
   }
 
   @Test
-  void aNotReadyNodeIsNodeUnavailable() {
+  void anUnreachableNodeIsNodeUnavailable() {
     Scenario s = Scenario.create(cluster, "node-down", 3, 0);
     s.rollOut(DS, V1, b -> b);
     String down = s.nodes().get(1);
-    s.label(down, "stallwatch.dev/kwok-node-state", "NotReady");
-    await(down + " NotReady").atMost(Scenario.WAIT).until(() -> !s.nodeReady(down));
+    // A dead kubelet: kwok stops renewing the node's Lease; after the grace period the node
+    // lifecycle controller turns it Unknown, taints it unreachable and marks its pod not Ready.
+    s.label(down, "stallwatch.dev/kwok-node-state", "Unreachable");
+    await(down + " Unknown").atMost(Scenario.WAIT).until(() -> !s.nodeReady(down));
 
     edit(s, ds -> ds.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(V1 + "-1"));
 

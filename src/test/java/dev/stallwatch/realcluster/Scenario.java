@@ -133,7 +133,6 @@ public final class Scenario {
             .endMetadata()
             .withNewSpec()
             .addToNodeSelector(LABEL, name)
-            .withTerminationGracePeriodSeconds(0L)
             .addNewContainer()
             .withName(ds)
             .withImage(image)
