@@ -23,8 +23,6 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -52,8 +50,6 @@ final class KwokPlay implements AutoCloseable {
   static final Duration WAIT = dev.stallwatch.realcluster.Scenario.WAIT;
   static final String LABEL = dev.stallwatch.realcluster.Scenario.LABEL;
 
-  static final String NODE_LEASES = "kube-node-lease";
-  static final String UNREACHABLE_HOLDER = "stallwatch-test-unreachable";
   static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
   static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
 
@@ -380,25 +376,14 @@ final class KwokPlay implements AutoCloseable {
     }
 
     /**
-     * As a kubelet that stops: its node Lease is no longer renewed and nobody acts on its node or
-     * pods. kwok renews a Lease only while it holds it and acts only on nodes whose Lease it holds,
-     * so the Lease is handed to another holder for a day; after its grace period the node lifecycle
-     * controller marks the node Unknown and taints it unreachable.
+     * As a kubelet that stops: kwok drops a node labelled Unreachable from its watch, so its Lease
+     * and status go unrenewed and nobody acts on its pods; after its grace period the node
+     * lifecycle controller marks it Unknown and taints it unreachable.
      */
     @Override
     public void nodeUnreachable(String node) {
       touched.add(node);
-      admin
-          .leases()
-          .inNamespace(NODE_LEASES)
-          .withName(realName(node))
-          .edit(
-              l -> {
-                l.getSpec().setHolderIdentity(UNREACHABLE_HOLDER);
-                l.getSpec().setLeaseDurationSeconds((int) Duration.ofDays(1).toSeconds());
-                l.getSpec().setRenewTime(ZonedDateTime.now(ZoneOffset.UTC));
-                return l;
-              });
+      label(node, "Unreachable");
       awaitNode(node, "Unknown", UNREACHABLE_TAINT);
     }
 
@@ -406,11 +391,6 @@ final class KwokPlay implements AutoCloseable {
     public void nodeReady(String node) {
       touched.add(node);
       label(node, null);
-      var lease = admin.leases().inNamespace(NODE_LEASES).withName(realName(node));
-      if (lease.get() != null
-          && UNREACHABLE_HOLDER.equals(lease.get().getSpec().getHolderIdentity())) {
-        lease.delete(); // kwok creates a new one and acts on the node again
-      }
       awaitNode(node, "True", null);
     }
 
