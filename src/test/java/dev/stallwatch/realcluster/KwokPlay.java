@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -53,9 +52,6 @@ final class KwokPlay implements AutoCloseable {
   static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
   static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
 
-  /** How long the real cluster must show no change to count as settled. */
-  static final Duration QUIET = Duration.ofSeconds(10);
-
   /**
    * @param updateOrder the scenario's nodes in the order the real controller created pods on them
    *     after the first event
@@ -68,6 +64,7 @@ final class KwokPlay implements AutoCloseable {
   private final Scenario scenario;
   private final String prefix;
   private final KwokImages images;
+  private final ClusterStillness stillness;
   private final Set<String> touched = new TreeSet<>();
 
   KwokPlay(RealCluster cluster, Scenario scenario) {
@@ -76,6 +73,7 @@ final class KwokPlay implements AutoCloseable {
     this.scenario = scenario;
     this.prefix = "svr-" + scenario.name();
     this.images = new KwokImages(scenario.kubeletScript());
+    this.stillness = new ClusterStillness(admin, LABEL + "=" + prefix);
   }
 
   String realName(String name) {
@@ -102,7 +100,7 @@ final class KwokPlay implements AutoCloseable {
     forKwok(ds.getSpec().getTemplate());
     admin.resource(ds).create();
     awaitRolledOut(ns, name);
-    awaitSettled(ns);
+    stillness.await(ns);
 
     Instant lastEvent;
     List<String> created = new ArrayList<>();
@@ -112,7 +110,7 @@ final class KwokPlay implements AutoCloseable {
       for (Scenario.Event e : scenario.events()) {
         e.action().accept(actions);
         lastEvent = Instant.now();
-        awaitSettled(ns);
+        stillness.await(ns);
       }
     }
     DaemonSet real = admin.apps().daemonSets().inNamespace(ns).withName(name).get();
@@ -211,71 +209,6 @@ final class KwokPlay implements AutoCloseable {
             });
   }
 
-  /** Waits until nothing compared has changed for {@link #QUIET}. */
-  private void awaitSettled(String ns) {
-    String[] last = {""};
-    Instant[] since = {Instant.now()};
-    await("the real controllers settle in " + ns)
-        .atMost(WAIT)
-        .pollInterval(Duration.ofSeconds(1))
-        .until(
-            () -> {
-              String now = fingerprint(ns);
-              if (!now.equals(last[0])) {
-                last[0] = now;
-                since[0] = Instant.now();
-                return false;
-              }
-              return !now.startsWith("unobserved")
-                  && Duration.between(since[0], Instant.now()).compareTo(QUIET) >= 0;
-            });
-  }
-
-  /** What is compared, and what leads to it: any change means the cluster is still moving. */
-  private String fingerprint(String ns) {
-    StringBuilder sb = new StringBuilder();
-    for (DaemonSet d : admin.apps().daemonSets().inNamespace(ns).list().getItems()) {
-      Long observed = d.getStatus() == null ? null : d.getStatus().getObservedGeneration();
-      if (observed == null || observed < d.getMetadata().getGeneration()) {
-        sb.insert(0, "unobserved ");
-      }
-      sb.append(d.getMetadata().getGeneration()).append(PlayOutcome.Status.of(d.getStatus()));
-    }
-    admin.pods().inNamespace(ns).list().getItems().stream()
-        .map(KwokPlay::podLine)
-        .sorted()
-        .forEach(l -> sb.append('\n').append(l));
-    admin.nodes().withLabel(LABEL, prefix).list().getItems().stream()
-        .map(n -> n.getMetadata().getName() + " " + ready(n) + " " + taintKeys(n))
-        .sorted()
-        .forEach(l -> sb.append('\n').append(l));
-    return sb.toString();
-  }
-
-  private static String podLine(Pod p) {
-    var v = KubeViews.pod(p);
-    StringBuilder sb =
-        new StringBuilder(v.name())
-            .append(' ')
-            .append(v.targetNode())
-            .append(' ')
-            .append(v.labels().get(KubeViews.REVISION_HASH_LABEL))
-            .append(' ')
-            .append(v.phase())
-            .append(v.deletionTimestamp() != null ? " deleting" : "");
-    var status = Optional.ofNullable(p.getStatus()).orElseGet(PodStatus::new);
-    for (var c : Optional.ofNullable(status.getConditions()).orElse(List.of())) {
-      sb.append(' ').append(c.getType()).append('=').append(c.getStatus());
-    }
-    for (var s : Optional.ofNullable(status.getContainerStatuses()).orElse(List.of())) {
-      if (s.getState() != null && s.getState().getWaiting() != null) {
-        // ErrImagePull and ImagePullBackOff alternate; both are the same stall.
-        sb.append(' ').append(s.getState().getWaiting().getReason().replace("ErrImagePull", "IPB"));
-      }
-    }
-    return sb.toString().replace("ImagePullBackOff", "IPB");
-  }
-
   /** Records, in order, the node of every pod created in {@code ns} from now on. */
   private Watch watchCreations(String ns, List<String> created) {
     String from = admin.pods().inNamespace(ns).list().getMetadata().getResourceVersion();
@@ -309,7 +242,7 @@ final class KwokPlay implements AutoCloseable {
             .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
   }
 
-  private static Set<String> taintKeys(Node n) {
+  static Set<String> taintKeys(Node n) {
     Set<String> keys = new TreeSet<>();
     if (n.getSpec() != null && n.getSpec().getTaints() != null) {
       for (Taint t : n.getSpec().getTaints()) {
