@@ -31,9 +31,14 @@ import java.util.function.UnaryOperator;
  */
 final class SimulatorPlay {
 
-  /** How long after a scenario's last event both sides are judged: well past stall-after. */
+  /**
+   * How long after a scenario's last event both sides are judged: past stall-after, and past the
+   * simulator's slower pace — it moves in {@link #STEP} ticks, so a node takes about a minute
+   * (graceful deletion, creation, readiness, one tick each) where the real controllers and kwok
+   * take a second or two. End states are compared, not speeds.
+   */
   static final Duration JUDGED_AFTER =
-      AnalyzerSettings.DEFAULT_STALL_AFTER.plus(Duration.ofMinutes(2));
+      AnalyzerSettings.DEFAULT_STALL_AFTER.plus(Duration.ofMinutes(5));
 
   static final Duration STEP = Duration.ofSeconds(15);
 
