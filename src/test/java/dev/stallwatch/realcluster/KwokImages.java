@@ -16,16 +16,18 @@ import java.util.Set;
  * Stages ({@code src/test/realcluster/kwok/stages.yaml}) act the same on, and says what a scenario
  * asks of a kubelet that kwok cannot act at all.
  *
- * <p>kwok keys a pod's behaviour off its main containers' image names: {@value #UNPULLABLE} prefix
- * → ErrImagePull then ImagePullBackOff; {@code crashloop} in the name → CrashLoopBackOff; {@code
- * neverready} → running, never Ready; anything else → Running and Ready at once. Init containers
- * always complete at once, and no volume is ever mounted, missing or not.
+ * <p>kwok keys a pod's behaviour off image names: an init container's {@code initwaiting} → it runs
+ * and never exits (Init:0/1); else the main containers' {@value #UNPULLABLE} prefix → ErrImagePull
+ * then ImagePullBackOff; {@code crashloop} in the name → CrashLoopBackOff; {@code neverready} →
+ * running, never Ready; anything else → Running and Ready at once. Other init containers complete
+ * at once, and no volume is ever mounted, missing or not.
  */
 final class KwokImages {
 
   static final String UNPULLABLE = Scenario.UNPULLABLE;
   static final String CRASH_LOOP = "crashloop";
   static final String NEVER_READY = "neverready";
+  static final String INIT_WAITING = "initwaiting";
 
   private final KubeletScript script;
 
@@ -51,17 +53,30 @@ final class KwokImages {
     return image;
   }
 
+  /** The image kwok plays as the script plays init container {@code image}. */
+  String kwokInitImage(String image) {
+    if (image == null || translated(image)) {
+      return image;
+    }
+    ImageBehavior b = script.behavior("", image);
+    return b.completesAfter() == null && !b.pullFails() && !b.crashes()
+        ? marked(image, INIT_WAITING)
+        : image;
+  }
+
   /** Translates the images of every container of {@code spec}, in place. */
   void translate(PodSpec spec) {
-    for (Container c : containers(spec)) {
-      c.setImage(kwokImage(c.getImage()));
-    }
+    Optional.ofNullable(spec.getInitContainers())
+        .ifPresent(all -> all.forEach(c -> c.setImage(kwokInitImage(c.getImage()))));
+    Optional.ofNullable(spec.getContainers())
+        .ifPresent(all -> all.forEach(c -> c.setImage(kwokImage(c.getImage()))));
   }
 
   private static boolean translated(String image) {
     return image.startsWith(UNPULLABLE)
         || image.contains(CRASH_LOOP)
-        || image.contains(NEVER_READY);
+        || image.contains(NEVER_READY)
+        || image.contains(INIT_WAITING);
   }
 
   /** {@code repo:tag} → {@code repo:tag-MARK}; an untagged image gets the tag {@code MARK}. */
@@ -79,14 +94,14 @@ final class KwokImages {
     List<String> why = new ArrayList<>();
     for (Container c : Optional.ofNullable(spec.getInitContainers()).orElse(List.of())) {
       ImageBehavior b = script.behavior("", c.getImage());
-      if (b.completesAfter() == null || b.pullFails() || b.crashes()) {
+      if (b.pullFails() || b.crashes()) {
         why.add(
-            "kwok completes every init container at once; "
+            "kwok's init containers either complete or run forever; "
                 + c.getName()
                 + " ("
                 + c.getImage()
                 + ") "
-                + (b.completesAfter() == null ? "never exits" : "does not complete")
+                + (b.pullFails() ? "cannot be pulled" : "crashes")
                 + " in the simulator");
       }
     }
@@ -109,13 +124,6 @@ final class KwokImages {
         "kwok's Stages key on image names, not nodes; the kubelet script treats "
             + String.join(", ", apart)
             + " apart");
-  }
-
-  private static List<Container> containers(PodSpec spec) {
-    List<Container> all = new ArrayList<>();
-    Optional.ofNullable(spec.getInitContainers()).ifPresent(all::addAll);
-    Optional.ofNullable(spec.getContainers()).ifPresent(all::addAll);
-    return all;
   }
 
   private static List<String> missingVolumes(PodSpec spec, Set<String> existing) {
