@@ -30,12 +30,13 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
  * A simulator scenario played on the real cluster: the scenario's own nodes (as kwok nodes), its
  * pods and its DaemonSet, with images renamed so kwok acts as the scenario's kubelet script does
- * ({@link KwokImages}); then the scenario's events, each through {@link ScenarioActions} — the same
+ * ({@link KwokCues}); then the scenario's events, each through {@link ScenarioActions} — the same
  * code the simulator runs — and after each the real controllers are left to settle. The verdict
  * comes from the production snapshot code and the analyzer, judged {@link
  * SimulatorPlay#JUDGED_AFTER} after the last event as the simulator's play is.
@@ -63,7 +64,7 @@ final class KwokPlay implements AutoCloseable {
   private final KubernetesClient admin;
   private final Scenario scenario;
   private final String prefix;
-  private final KwokImages images;
+  private final KwokCues cues;
   private final ClusterStillness stillness;
   private final Set<String> touched = new TreeSet<>();
 
@@ -72,7 +73,7 @@ final class KwokPlay implements AutoCloseable {
     this.admin = cluster.admin();
     this.scenario = scenario;
     this.prefix = "svr-" + scenario.name();
-    this.images = new KwokImages(scenario.kubeletScript());
+    this.cues = new KwokCues(scenario.kubeletScript());
     this.stillness = new ClusterStillness(admin, LABEL + "=" + prefix);
   }
 
@@ -93,11 +94,11 @@ final class KwokPlay implements AutoCloseable {
     for (Pod pod : scenario.pods()) {
       pod.getMetadata().setNamespace(realName(pod.getMetadata().getNamespace()));
       pod.getSpec().setNodeName(realName(pod.getSpec().getNodeName()));
-      images.translate(pod.getSpec());
+      cues.translate(pod.getSpec(), exists(pod.getMetadata().getNamespace()));
       admin.resource(pod).create();
     }
     ds.getMetadata().setNamespace(ns);
-    forKwok(ds.getSpec().getTemplate());
+    forKwok(ds.getSpec().getTemplate(), ns);
     admin.resource(ds).create();
     awaitRolledOut(ns, name);
     stillness.await(ns);
@@ -182,14 +183,24 @@ final class KwokPlay implements AutoCloseable {
   }
 
   /** The scenario's template as kwok should run it, on the scenario's nodes only. */
-  private PodTemplateSpec forKwok(PodTemplateSpec template) {
+  private PodTemplateSpec forKwok(PodTemplateSpec template, String ns) {
     var spec = template.getSpec();
     Map<String, String> selector =
         new TreeMap<>(Optional.ofNullable(spec.getNodeSelector()).orElse(Map.of()));
     selector.put(LABEL, prefix);
     spec.setNodeSelector(selector);
-    images.translate(spec);
+    cues.translate(spec, exists(ns));
     return template;
+  }
+
+  /** Whether {@code configmap/NAME} or {@code secret/NAME} exists in {@code ns}. */
+  private Predicate<String> exists(String ns) {
+    return ref -> {
+      String name = ref.substring(ref.indexOf('/') + 1);
+      return ref.startsWith("configmap/")
+          ? admin.configMaps().inNamespace(ns).withName(name).get() != null
+          : admin.secrets().inNamespace(ns).withName(name).get() != null;
+    };
   }
 
   private void awaitRolledOut(String ns, String name) {
@@ -291,7 +302,7 @@ final class KwokPlay implements AutoCloseable {
           .edit(
               d -> {
                 PodTemplateSpec t = edit.apply(Serialization.clone(d.getSpec().getTemplate()));
-                d.getSpec().setTemplate(forKwok(t));
+                d.getSpec().setTemplate(forKwok(t, realName(namespace)));
                 return d;
               });
     }

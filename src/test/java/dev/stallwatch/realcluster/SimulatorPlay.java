@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 
 /**
@@ -75,11 +74,10 @@ final class SimulatorPlay {
               AnalyzerSettings.DEFAULTS);
       PlayOutcome outcome = PlayOutcome.of(verdict, ds, UnaryOperator.identity());
 
-      KwokImages kwok = new KwokImages(scenario.kubeletScript());
+      KwokCues kwok = new KwokCues(scenario.kubeletScript());
       Set<String> why = new LinkedHashSet<>(kwok.unplayableScript());
-      Set<String> existing = existing(client);
       for (PodSpec spec : podSpecs(scenario, revisions)) {
-        why.addAll(kwok.unplayable(spec, existing));
+        why.addAll(kwok.unplayable(spec));
       }
       return new Result(outcome, List.copyOf(why));
     }
@@ -104,22 +102,5 @@ final class SimulatorPlay {
     }
     scenario.pods().forEach(p -> specs.add(p.getSpec()));
     return specs;
-  }
-
-  private static Set<String> existing(KubernetesClient client) {
-    Set<String> names = new TreeSet<>();
-    client
-        .configMaps()
-        .inAnyNamespace()
-        .list()
-        .getItems()
-        .forEach(c -> names.add("configmap/" + c.getMetadata().getName()));
-    client
-        .secrets()
-        .inAnyNamespace()
-        .list()
-        .getItems()
-        .forEach(s -> names.add("secret/" + s.getMetadata().getName()));
-    return names;
   }
 }

@@ -10,11 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
- * Translates what the simulator's kubelet script does with an image into an image name kwok's
- * Stages ({@code src/test/realcluster/kwok/stages.yaml}) act the same on, and says what a scenario
- * asks of a kubelet that kwok cannot act at all.
+ * The cues kwok's Stages ({@code src/test/realcluster/kwok/stages.yaml}) act on: translates what
+ * the simulator's kubelet does with an image, and a volume whose object does not exist, into names
+ * kwok acts the same on, and says what a scenario asks of a kubelet that kwok cannot act at all.
  *
  * <p>kwok keys a pod's behaviour off image names: an init container's {@code initwaiting} → it runs
  * and never exits (Init:0/1); else the main containers' {@value #UNPULLABLE} prefix → ErrImagePull
@@ -22,16 +24,17 @@ import java.util.Set;
  * running, never Ready; anything else → Running and Ready at once. Other init containers complete
  * at once, and no volume is ever mounted, missing or not.
  */
-final class KwokImages {
+final class KwokCues {
 
   static final String UNPULLABLE = Scenario.UNPULLABLE;
   static final String CRASH_LOOP = "crashloop";
   static final String NEVER_READY = "neverready";
   static final String INIT_WAITING = "initwaiting";
+  static final String MISSING = "-kwok-missing";
 
   private final KubeletScript script;
 
-  KwokImages(KubeletScript script) {
+  KwokCues(KubeletScript script) {
     this.script = script;
   }
 
@@ -64,12 +67,43 @@ final class KwokImages {
         : image;
   }
 
-  /** Translates the images of every container of {@code spec}, in place. */
-  void translate(PodSpec spec) {
+  /**
+   * Translates, in place, the images of every container of {@code spec} and the names of the
+   * ConfigMaps and Secrets its volumes need that do not exist; {@code exists} answers {@code
+   * configmap/NAME} and {@code secret/NAME}.
+   */
+  void translate(PodSpec spec, Predicate<String> exists) {
     Optional.ofNullable(spec.getInitContainers())
         .ifPresent(all -> all.forEach(c -> c.setImage(kwokInitImage(c.getImage()))));
     Optional.ofNullable(spec.getContainers())
         .ifPresent(all -> all.forEach(c -> c.setImage(kwokImage(c.getImage()))));
+    UnaryOperator<String> configMap = n -> missing(n, "configmap", exists);
+    UnaryOperator<String> secret = n -> missing(n, "secret", exists);
+    for (Volume v : Optional.ofNullable(spec.getVolumes()).orElse(List.of())) {
+      if (v.getConfigMap() != null && !Boolean.TRUE.equals(v.getConfigMap().getOptional())) {
+        v.getConfigMap().setName(configMap.apply(v.getConfigMap().getName()));
+      }
+      if (v.getSecret() != null && !Boolean.TRUE.equals(v.getSecret().getOptional())) {
+        v.getSecret().setSecretName(secret.apply(v.getSecret().getSecretName()));
+      }
+      if (v.getProjected() == null || v.getProjected().getSources() == null) {
+        continue;
+      }
+      for (VolumeProjection p : v.getProjected().getSources()) {
+        if (p.getConfigMap() != null && !Boolean.TRUE.equals(p.getConfigMap().getOptional())) {
+          p.getConfigMap().setName(configMap.apply(p.getConfigMap().getName()));
+        }
+        if (p.getSecret() != null && !Boolean.TRUE.equals(p.getSecret().getOptional())) {
+          p.getSecret().setName(secret.apply(p.getSecret().getName()));
+        }
+      }
+    }
+  }
+
+  private static String missing(String name, String kind, Predicate<String> exists) {
+    return name == null || name.endsWith(MISSING) || exists.test(kind + "/" + name)
+        ? name
+        : name + MISSING;
   }
 
   private static boolean translated(String image) {
@@ -87,10 +121,9 @@ final class KwokImages {
 
   /**
    * Why kwok cannot play pods of {@code spec} as the script does, one sentence per reason; empty
-   * when it can. {@code existing} holds the ConfigMaps and Secrets that exist, as {@code
-   * configmap/NAME} and {@code secret/NAME}.
+   * when it can.
    */
-  List<String> unplayable(PodSpec spec, Set<String> existing) {
+  List<String> unplayable(PodSpec spec) {
     List<String> why = new ArrayList<>();
     for (Container c : Optional.ofNullable(spec.getInitContainers()).orElse(List.of())) {
       ImageBehavior b = script.behavior("", c.getImage());
@@ -105,12 +138,6 @@ final class KwokImages {
                 + " in the simulator");
       }
     }
-    for (String missing : missingVolumes(spec, existing)) {
-      why.add(
-          "kwok mounts no volumes, so a pod whose "
-              + missing
-              + " does not exist would start at once instead of waiting in ContainerCreating");
-    }
     return why;
   }
 
@@ -124,34 +151,5 @@ final class KwokImages {
         "kwok's Stages key on image names, not nodes; the kubelet script treats "
             + String.join(", ", apart)
             + " apart");
-  }
-
-  private static List<String> missingVolumes(PodSpec spec, Set<String> existing) {
-    List<String> out = new ArrayList<>();
-    for (Volume v : Optional.ofNullable(spec.getVolumes()).orElse(List.of())) {
-      if (v.getConfigMap() != null && !Boolean.TRUE.equals(v.getConfigMap().getOptional())) {
-        missing(out, existing, "configmap", v.getConfigMap().getName());
-      }
-      if (v.getSecret() != null && !Boolean.TRUE.equals(v.getSecret().getOptional())) {
-        missing(out, existing, "secret", v.getSecret().getSecretName());
-      }
-      if (v.getProjected() != null && v.getProjected().getSources() != null) {
-        for (VolumeProjection p : v.getProjected().getSources()) {
-          if (p.getConfigMap() != null && !Boolean.TRUE.equals(p.getConfigMap().getOptional())) {
-            missing(out, existing, "configmap", p.getConfigMap().getName());
-          }
-          if (p.getSecret() != null && !Boolean.TRUE.equals(p.getSecret().getOptional())) {
-            missing(out, existing, "secret", p.getSecret().getName());
-          }
-        }
-      }
-    }
-    return out;
-  }
-
-  private static void missing(List<String> out, Set<String> existing, String kind, String name) {
-    if (!existing.contains(kind + "/" + name)) {
-      out.add((kind.equals("configmap") ? "ConfigMap " : "Secret ") + name);
-    }
   }
 }
