@@ -1,6 +1,7 @@
 package dev.stallwatch.sim;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.List;
 
 /**
  * The simulated control plane on one fabric8 client: every {@link #tick} runs, in this order, the
@@ -19,9 +20,22 @@ public final class ControlPlane {
   private final NodeLifecycle nodes;
 
   public ControlPlane(KubernetesClient client, SimClock clock, KubeletScript script, long seed) {
+    this(client, clock, script, seed, List.of());
+  }
+
+  /**
+   * A control plane whose DaemonSet controller takes the nodes in {@code updateFirst} first, in
+   * that order, when it picks nodes to update (see {@link Scenario#updateOrder()}).
+   */
+  public ControlPlane(
+      KubernetesClient client,
+      SimClock clock,
+      KubeletScript script,
+      long seed,
+      List<String> updateFirst) {
     this.clock = clock;
     this.keeper = new TemplateGenerationKeeper(client);
-    this.controller = new DaemonSetController(client, clock, seed);
+    this.controller = new DaemonSetController(client, clock, seed, updateFirst);
     this.scheduler = new Scheduler(client, clock);
     this.kubelet = new Kubelet(client, clock, script);
     this.nodes = new NodeLifecycle(client, clock);

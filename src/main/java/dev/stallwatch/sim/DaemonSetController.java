@@ -24,13 +24,23 @@ public final class DaemonSetController {
   private final Clock clock;
   private final RevisionHistory revisions;
   private final DaemonPodManager manager;
-  private final RollingUpdatePlanner rolling = new RollingUpdatePlanner();
+  private final RollingUpdatePlanner rolling;
   private final DaemonPodWriter writer;
   private final DaemonSetStatusWriter statusWriter;
 
   /** A controller acting through {@code client}, stamping times from {@code clock}. */
   public DaemonSetController(KubernetesClient client, Clock clock, long seed) {
+    this(client, clock, seed, List.of());
+  }
+
+  /**
+   * Like {@link #DaemonSetController(KubernetesClient, Clock, long)}, but the rolling update takes
+   * the nodes in {@code updateFirst} first, in that order, then the others by name.
+   */
+  public DaemonSetController(
+      KubernetesClient client, Clock clock, long seed, List<String> updateFirst) {
     this.client = client;
+    this.rolling = new RollingUpdatePlanner(NodeOrder.preferring(updateFirst));
     this.clock = clock;
     this.revisions = new RevisionHistory(client);
     this.manager = new DaemonPodManager(new FailedPodBackoff());

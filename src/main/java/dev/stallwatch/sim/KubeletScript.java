@@ -4,7 +4,9 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * What the simulated kubelets do, per node and per image: a default behaviour, overrides per image
@@ -56,12 +58,23 @@ public final class KubeletScript {
     return this;
   }
 
-  ImageBehavior behavior(String node, String image) {
+  /** What the kubelet of {@code node} does with a container of {@code image}. */
+  public ImageBehavior behavior(String node, String image) {
     ImageBehavior b = byNodeAndImage.get(node + "\n" + image);
     if (b != null) {
       return b;
     }
     return byImage.getOrDefault(image, defaults);
+  }
+
+  /**
+   * The nodes this script treats apart from the others: named by a per-node image behaviour or
+   * carrying hidden usage.
+   */
+  public Set<String> nodesTreatedApart() {
+    Set<String> nodes = new TreeSet<>(hiddenUsage.keySet());
+    byNodeAndImage.keySet().forEach(k -> nodes.add(k.substring(0, k.indexOf('\n'))));
+    return nodes;
   }
 
   Map<String, BigDecimal> hiddenUsage(String node) {

@@ -3,6 +3,7 @@ package dev.stallwatch.sim;
 import dev.stallwatch.rollout.RolloutBudget;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,16 +11,24 @@ import java.util.TreeMap;
 /**
  * Upstream {@code rollingUpdate}: without surge, delete just enough old pods to stay within
  * maxUnavailable (the manage pass then recreates them); with surge, create new pods beside old ones
- * up to maxSurge and delete an old pod once the new one beside it is available. Nodes are visited
- * in name order (upstream iterates a map), so a run is reproducible.
+ * up to maxSurge and delete an old pod once the new one beside it is available. Upstream iterates a
+ * map, so which node it takes first is chance; here nodes are visited in a given order (by name
+ * unless a scenario replays a real controller's picks), so a run is reproducible.
  */
 final class RollingUpdatePlanner {
+
+  private final Comparator<String> nodeOrder;
+
+  RollingUpdatePlanner(Comparator<String> nodeOrder) {
+    this.nodeOrder = nodeOrder;
+  }
 
   /** The new and old pod of one node, or {@code ok == false} when there are several of a kind. */
   private record NodePods(Pod newPod, Pod oldPod, boolean ok) {}
 
   SyncPlan plan(DaemonSetState state, String hash) {
-    Map<String, List<Pod>> byNode = new TreeMap<>(state.podsByNode);
+    Map<String, List<Pod>> byNode = new TreeMap<>(nodeOrder);
+    byNode.putAll(state.podsByNode);
     int desired = 0;
     for (var node : state.nodes) {
       if (state.fit(node).shouldRun()) {

@@ -19,7 +19,7 @@ import java.util.function.Consumer;
 public final class Scenario {
 
   /** Something that happens {@code at} after the start. */
-  public record Event(Duration at, String description, Consumer<SimulatedCluster> action) {}
+  public record Event(Duration at, String description, Consumer<ScenarioActions> action) {}
 
   private final String name;
   private final String story;
@@ -29,6 +29,7 @@ public final class Scenario {
   private final List<Pod> pods;
   private final Consumer<KubeletScript> kubelet;
   private final List<Event> events;
+  private final List<String> updateOrder;
 
   private Scenario(Builder b) {
     this.name = b.name;
@@ -39,6 +40,19 @@ public final class Scenario {
     this.pods = List.copyOf(b.pods);
     this.kubelet = b.kubelet;
     this.events = b.events.stream().sorted(Comparator.comparing(Event::at)).toList();
+    this.updateOrder = List.of();
+  }
+
+  private Scenario(Scenario s, List<String> updateOrder) {
+    this.name = s.name;
+    this.story = s.story;
+    this.seed = s.seed;
+    this.nodes = s.nodes;
+    this.daemonSets = s.daemonSets;
+    this.pods = s.pods;
+    this.kubelet = s.kubelet;
+    this.events = s.events;
+    this.updateOrder = List.copyOf(updateOrder);
   }
 
   public static Builder builder(String name, String story) {
@@ -80,6 +94,23 @@ public final class Scenario {
 
   public List<Event> events() {
     return events;
+  }
+
+  /**
+   * The nodes the rolling update takes first, in this order; the others follow by name. Empty
+   * (every node by name) unless set by {@link #withUpdateOrder}.
+   */
+  public List<String> updateOrder() {
+    return updateOrder;
+  }
+
+  /**
+   * This scenario with the rolling update taking {@code nodes} first, in that order. Upstream's
+   * controller takes candidates in a Go map's order, which is chance; this replays what one real
+   * controller picked, so the simulator can be compared with it node for node.
+   */
+  public Scenario withUpdateOrder(List<String> nodes) {
+    return new Scenario(this, nodes);
   }
 
   /** Builds a {@link Scenario}. */
@@ -125,7 +156,7 @@ public final class Scenario {
       return this;
     }
 
-    public Builder at(Duration at, String description, Consumer<SimulatedCluster> action) {
+    public Builder at(Duration at, String description, Consumer<ScenarioActions> action) {
       events.add(new Event(at, description, action));
       return this;
     }

@@ -231,10 +231,7 @@ public final class Scenarios {
             "node-unreachable",
             "gpu-node-3 becomes unreachable, then a new tag; its old pod is deleted and stays"
                 + " Terminating, holding the only unavailable slot: no other node moves")
-        .at(
-            CHANGE_AT,
-            "gpu-node-3 stops posting status",
-            c -> c.controlPlane().nodes().unreachable("gpu-node-3"))
+        .at(CHANGE_AT, "gpu-node-3 stops posting status", c -> c.nodeUnreachable("gpu-node-3"))
         .at(
             CHANGE_AT.plusSeconds(30),
             "set image " + DAEMON_SET + "=" + REPO + NEW_TAG,

@@ -6,6 +6,8 @@ import dev.stallwatch.rollout.NodeEligibility;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodTemplateView;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -18,20 +20,36 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The simulated scheduler: binds each pending pod to the node its required affinity pins it to when
  * that node's taints, selector, free host ports and free cpu, memory and extended resources allow;
- * otherwise marks it {@code PodScheduled=False}, reason {@code Unschedulable}, with a message in
- * the scheduler's shape ({@code 0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2 node(s)
- * didn't match Pod's node affinity/selector. preemption: …}). Filters run per node in upstream's
- * order — taints, affinity/selector, host ports, resources — and the first failure names the node's
- * reason.
+ * otherwise marks it {@code PodScheduled=False}, reason {@code Unschedulable}, with the message
+ * kube-scheduler v1.36 writes ({@code 0/3 nodes are available: 1 Insufficient nvidia.com/gpu, 2
+ * node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to deallocate, preemption: …}).
+ * Nodes a pod's required affinity rules out by name are dropped before filtering, as NodeAffinity's
+ * PreFilter does; the others are filtered in upstream's order — taints, affinity/selector, host
+ * ports, resources — and the first failure names the node's reason.
  */
 public final class Scheduler {
 
   static final String AFFINITY_MISMATCH = "node(s) didn't match Pod's node affinity/selector";
+
+  /**
+   * The reason of the nodes NodeAffinity's PreFilter leaves out (upstream {@code schedule_one.go}):
+   * a DaemonSet pod names its node in {@code matchFields metadata.name}, so every other node gets
+   * this, unfiltered.
+   */
+  static final String PREFILTERED_OUT = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
+
+  /**
+   * DynamicResources' PostFilter for a pod without resource claims; it runs before preemption and
+   * its reason leads the post-filter part of the message (enabled by default since v1.34).
+   */
+  static final String NO_CLAIMS_TO_DEALLOCATE = "no new claims to deallocate";
 
   /** Upstream NodePorts' reason ({@code ErrReason} of {@code plugins/nodeports}). */
   static final String PORTS_IN_USE = "node(s) didn't have free ports for the requested pod ports";
@@ -68,7 +86,12 @@ public final class Scheduler {
     for (Pod pod : pending) {
       Map<String, List<String>> failures = new TreeMap<>();
       Node chosen = null;
+      Set<String> named = namedByAffinity(pod);
       for (Node node : nodes) {
+        if (named != null && !named.contains(node.getMetadata().getName())) {
+          failures.put(node.getMetadata().getName(), List.of(PREFILTERED_OUT));
+          continue;
+        }
         List<String> why =
             filter(pod, node, bound.getOrDefault(node.getMetadata().getName(), List.of()));
         if (why.isEmpty()) {
@@ -86,6 +109,50 @@ public final class Scheduler {
       }
     }
     return count;
+  }
+
+  /**
+   * The nodes NodeAffinity's PreFilter restricts {@code pod} to: when every required term names
+   * nodes by {@code metadata.name} (In), the union over terms of each term's intersection; null
+   * when some term does not, or there is no required affinity (every node is filtered).
+   */
+  static Set<String> namedByAffinity(Pod pod) {
+    var affinity = pod.getSpec().getAffinity();
+    if (affinity == null
+        || affinity.getNodeAffinity() == null
+        || affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() == null) {
+      return null;
+    }
+    var terms =
+        affinity
+            .getNodeAffinity()
+            .getRequiredDuringSchedulingIgnoredDuringExecution()
+            .getNodeSelectorTerms();
+    if (terms == null || terms.isEmpty()) {
+      return null;
+    }
+    Set<String> names = new TreeSet<>();
+    for (NodeSelectorTerm term : terms) {
+      Set<String> termNames = null;
+      for (NodeSelectorRequirement r :
+          term.getMatchFields() == null
+              ? List.<NodeSelectorRequirement>of()
+              : term.getMatchFields()) {
+        if ("metadata.name".equals(r.getKey()) && "In".equals(r.getOperator())) {
+          Set<String> values = new TreeSet<>(r.getValues() == null ? List.of() : r.getValues());
+          if (termNames == null) {
+            termNames = values;
+          } else {
+            termNames.retainAll(values);
+          }
+        }
+      }
+      if (termNames == null) {
+        return null;
+      }
+      names.addAll(termNames);
+    }
+    return names;
   }
 
   /** The reasons {@code node} cannot take {@code pod}; empty when it fits. */
@@ -156,10 +223,11 @@ public final class Scheduler {
   }
 
   /**
-   * Upstream's FitError text: reasons counted over nodes, sorted, then the preemption note. A node
-   * rejected only for resources or host ports is one where preemption is tried (those filters
-   * return {@code Unschedulable}, not {@code UnschedulableAndUnresolvable}); as every simulated pod
-   * has priority 0, no lower-priority victim is found there.
+   * Upstream's FitError text: reasons counted over nodes, sorted, then the post-filter reasons —
+   * DynamicResources' (no claims) and the preemption note. A node rejected only for resources or
+   * host ports is one where preemption is tried (those filters return {@code Unschedulable}, not
+   * {@code UnschedulableAndUnresolvable}); as every simulated pod has priority 0, no lower-priority
+   * victim is found there.
    */
   static String message(int nodeCount, Map<String, List<String>> failures) {
     Map<String, Integer> counts = new TreeMap<>();
@@ -180,7 +248,9 @@ public final class Scheduler {
             .append(nodeCount)
             .append(" nodes are available: ")
             .append(String.join(", ", parts))
-            .append(". preemption: 0/")
+            .append(". ")
+            .append(NO_CLAIMS_TO_DEALLOCATE)
+            .append(", preemption: 0/")
             .append(nodeCount)
             .append(" nodes are available: ");
     List<String> pre = new ArrayList<>();

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * Also offers the edits a user makes during a story (new image, template edit, {@code kubectl
  * rollout undo}).
  */
-public final class SimulatedCluster implements AutoCloseable {
+public final class SimulatedCluster implements ScenarioActions, AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(SimulatedCluster.class);
 
@@ -37,7 +37,9 @@ public final class SimulatedCluster implements AutoCloseable {
   private SimulatedCluster(KubernetesClient client, Scenario scenario, SimClock clock) {
     this.client = client;
     this.scenario = scenario;
-    this.controlPlane = new ControlPlane(client, clock, scenario.kubeletScript(), scenario.seed());
+    this.controlPlane =
+        new ControlPlane(
+            client, clock, scenario.kubeletScript(), scenario.seed(), scenario.updateOrder());
     this.start = clock.instant();
   }
 
@@ -146,9 +148,7 @@ public final class SimulatedCluster implements AutoCloseable {
     }
   }
 
-  /**
-   * Sets the image of one container of the DaemonSet's template (like {@code kubectl set image}).
-   */
+  @Override
   public void setImage(String namespace, String daemonSet, String container, String image) {
     editTemplate(
         namespace,
@@ -172,7 +172,7 @@ public final class SimulatedCluster implements AutoCloseable {
         });
   }
 
-  /** Changes the DaemonSet's pod template. */
+  @Override
   public void editTemplate(
       String namespace, String daemonSet, UnaryOperator<PodTemplateSpec> edit) {
     client
@@ -191,6 +191,7 @@ public final class SimulatedCluster implements AutoCloseable {
    * {@code kubectl rollout undo}: puts the template of the newest revision other than the current
    * one back into the DaemonSet; the controller then reuses that revision and bumps its number.
    */
+  @Override
   public void rollback(String namespace, String daemonSet) {
     DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(daemonSet).get();
     if (ds == null) {
@@ -212,5 +213,20 @@ public final class SimulatedCluster implements AutoCloseable {
                                 + " has no previous revision"));
     PodTemplateSpec template = TemplateHash.templateOf(previous);
     editTemplate(namespace, daemonSet, t -> template);
+  }
+
+  @Override
+  public void nodeNotReady(String node) {
+    controlPlane.nodes().notReady(node);
+  }
+
+  @Override
+  public void nodeUnreachable(String node) {
+    controlPlane.nodes().unreachable(node);
+  }
+
+  @Override
+  public void nodeReady(String node) {
+    controlPlane.nodes().ready(node);
   }
 }

@@ -96,9 +96,9 @@ class ScenariosTest {
       assertThat(v.message())
           .contains(
               "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod"
-                  + " ports, 2 node(s) didn't match Pod's node affinity/selector. preemption: 0/3"
-                  + " nodes are available: 1 No preemption victims found for incoming pod, 2"
-                  + " Preemption is not helpful for scheduling.")
+                  + " ports, 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. no new claims to"
+                  + " deallocate, preemption: 0/3 nodes are available: 1 No preemption victims"
+                  + " found for incoming pod, 2 Preemption is not helpful for scheduling.")
           .doesNotContain("Insufficient");
     }
   }
@@ -113,6 +113,28 @@ class ScenariosTest {
       var row =
           v.nodes().stream().filter(n -> n.node().equals("gpu-node-1")).findFirst().orElseThrow();
       assertThat(row.cause()).isEqualTo(Cause.Unknown);
+    }
+  }
+
+  @Test
+  void aScenarioReplaysTheNodeOrderARealControllerPicked() {
+    // Upstream takes candidates in a Go map's order; the demo takes them by name.
+    try (MockApiServer api = new MockApiServer()) {
+      Scenario replay =
+          Scenarios.named("host-port-conflict").withUpdateOrder(List.of("gpu-node-3"));
+      SimulatedCluster c = SimulatedCluster.install(api.client, replay, clock());
+      c.runUntil(
+          () -> {
+            StatusAgreement.assertAgrees(api.client, c.clock().instant());
+            return false;
+          },
+          STEP,
+          Duration.ofMinutes(8));
+      RolloutVerdict v = verdict(c);
+      assertThat(v.stalledNodes()).containsExactly("gpu-node-1");
+      assertThat(v.splitNodes().get(0)).as("old").containsExactly("gpu-node-2");
+      assertThat(v.splitNodes().get(1)).as("new").containsExactly("gpu-node-3");
+      assertThat(v.counts().upToDate()).isEqualTo(2);
     }
   }
 
