@@ -85,9 +85,17 @@ class ControlPlaneFaultIT {
     // Writes the operator does not watch move etcd's revision past every informer's last one.
     for (int i = 0; i < 30; i++) {
       cluster
-          .kubectl(
-              "create", "configmap", "churn-" + i, "-n", bed.namespace(), "--from-literal=i=" + i)
-          .ok();
+          .admin()
+          .configMaps()
+          .inNamespace(bed.namespace())
+          .resource(
+              new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName("churn-" + i)
+                  .endMetadata()
+                  .addToData("i", String.valueOf(i))
+                  .build())
+          .create();
     }
     long compacted = cluster.compactEtcd();
     // A restart empties the API server's watch cache: every watch resumes from a revision older
