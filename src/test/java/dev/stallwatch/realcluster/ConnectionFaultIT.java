@@ -110,14 +110,15 @@ class ConnectionFaultIT {
     proxy.latency(Duration.ofSeconds(5));
     try {
       bed.breakHealthy("v2");
-      Instant due = Instant.now().plus(Duration.ofSeconds(10));
+      Instant due = bed.healthyStallDue("v2");
       Duration late = bed.awaitHealthyStall(due);
       bed.assertIntact();
       bed.assertHealthyStalledOnce();
       ReliabilityReport.row(
           "operator ↔ API server: 5 s added to every answer and watch event",
           "the operator works on, 5 s behind; nothing recorded twice",
-          ReliabilityReport.seconds(late) + " after the stall fell due (under the latency)",
+          ReliabilityReport.seconds(late)
+              + " after the stall fell due (pod creation + stall-after, 1 s resolution)",
           bed.lostAndDuplicated());
     } finally {
       proxy.restore();

@@ -64,6 +64,19 @@ final class FaultBed {
   }
 
   /**
+   * When the healthy DaemonSet's stall falls due: its new pod's creation (whole seconds, as the API
+   * server stamps it) plus stall-after.
+   */
+  Instant healthyStallDue(String tag) {
+    return scenario.pods(HEALTHY).stream()
+        .filter(p -> p.getSpec().getContainers().get(0).getImage().endsWith("probe:" + tag))
+        .map(p -> Instant.parse(p.getMetadata().getCreationTimestamp()))
+        .max(Instant::compareTo)
+        .orElseThrow()
+        .plus(Duration.parse("PT" + OperatorProcess.STALL_AFTER.toUpperCase()));
+  }
+
+  /**
    * Waits for the healthy DaemonSet's Active RolloutStall and returns how long after {@code since}
    * it was seen (the test polls every 100 ms).
    */
