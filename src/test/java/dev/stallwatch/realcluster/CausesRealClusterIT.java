@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.operator.crd.RolloutStall;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,14 +65,7 @@ class CausesRealClusterIT {
 
     edit(
         s,
-        ds ->
-            ds.getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .getResources()
-                .setLimits(Map.of("nvidia.com/gpu", new Quantity("8"))));
+        ds -> container(ds).getResources().setLimits(Map.of("nvidia.com/gpu", new Quantity("8"))));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("InsufficientResources");
@@ -100,7 +95,7 @@ class CausesRealClusterIT {
         s,
         ds -> {
           ds.getSpec().getTemplate().getSpec().setTolerations(List.of());
-          ds.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(V1 + "-1");
+          container(ds).setImage(V1 + "-1");
         });
 
     RolloutStall stall = s.awaitActiveStall();
@@ -121,7 +116,7 @@ class CausesRealClusterIT {
     s.label(down, "stallwatch.dev/kwok-node-state", "Unreachable");
     await(down + " Unknown").atMost(Scenario.WAIT).until(() -> !s.nodeReady(down));
 
-    edit(s, ds -> ds.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(V1 + "-1"));
+    edit(s, ds -> container(ds).setImage(V1 + "-1"));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("NodeUnavailable");
@@ -133,15 +128,7 @@ class CausesRealClusterIT {
     Scenario s = Scenario.create(cluster, "crashloop", 3, 0);
     s.rollOut(DS, V1, b -> b);
 
-    edit(
-        s,
-        ds ->
-            ds.getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .setImage("example.com/node-agent:v2-crashloop"));
+    edit(s, ds -> container(ds).setImage("example.com/node-agent:v2-crashloop"));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("CrashLoop");
@@ -154,15 +141,7 @@ class CausesRealClusterIT {
     Scenario s = Scenario.create(cluster, "never-ready", 3, 0);
     s.rollOut(DS, V1, b -> b);
 
-    edit(
-        s,
-        ds ->
-            ds.getSpec()
-                .getTemplate()
-                .getSpec()
-                .getContainers()
-                .get(0)
-                .setImage("example.com/node-agent:v2-neverready"));
+    edit(s, ds -> container(ds).setImage("example.com/node-agent:v2-neverready"));
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("NotReady");
@@ -198,7 +177,7 @@ class CausesRealClusterIT {
     edit(
         s,
         ds -> {
-          var c = ds.getSpec().getTemplate().getSpec().getContainers().get(0);
+          var c = container(ds);
           c.setImage(V1 + "-1");
           c.setPorts(
               List.of(
@@ -210,7 +189,12 @@ class CausesRealClusterIT {
     assertThat(stall.getStatus().node()).isEqualTo(busy);
   }
 
-  private static void edit(Scenario s, java.util.function.Consumer<DaemonSet> change) {
+  /** The DaemonSet template's one container. */
+  private static Container container(DaemonSet ds) {
+    return ds.getSpec().getTemplate().getSpec().getContainers().get(0);
+  }
+
+  private static void edit(Scenario s, Consumer<DaemonSet> change) {
     cluster
         .admin()
         .apps()
