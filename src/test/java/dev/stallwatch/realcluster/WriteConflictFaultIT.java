@@ -98,7 +98,7 @@ class WriteConflictFaultIT {
         edits.get()
             + " hand edits ("
             + refused.get()
-            + " of them refused 409); operator log lines about conflicts: "
+            + " of them refused 409); operator reconciles failed on a 409 and retried: "
             + conflicts
             + "; its status written back, labels of others kept",
         ReliabilityReport.seconds(recovery) + " after the last edit (status restored)",
