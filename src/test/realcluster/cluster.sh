@@ -6,29 +6,38 @@
 #
 #   cluster.sh start --dir DIR [--nodes N] [--gpu-nodes G] [--owner-pid PID] [--timeout SECONDS]
 #   cluster.sh stop --dir DIR
+#   cluster.sh restart COMPONENT --dir DIR [--kill] [--down SECONDS]
 #
 # start returns once every component is healthy and the nodes are Ready; DIR/kubeconfig is then
 # the cluster-admin kubeconfig. Logs: DIR/logs/<component>.log. On failure: one line naming the
-# component and its log, exit 1, nothing left running.
+# component and its log, exit 1, nothing left running. restart stops one component (SIGTERM, or
+# SIGKILL with --kill), keeps it down for --down seconds, has the supervisor start it again with
+# the same flags and data, and returns once it is healthy (fault tests); any other exit of a
+# component still tears the cluster down.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
 say() { echo "realcluster: $*" >&2; }
 fail() { say "$*"; exit 1; }
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 cmd="${1:-}"; [ -n "$cmd" ] || usage; shift
 dir="" nodes=3 gpu_nodes=0 owner_pid="" timeout=300 bin="${STALLWATCH_REALCLUSTER_BIN:-}"
+component="" signal=TERM down=0
 while [ $# -gt 0 ]; do
   case "$1" in
+    --kill) signal=KILL; shift ;;
+    --down) down="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --nodes) nodes="$2"; shift 2 ;;
     --gpu-nodes) gpu_nodes="$2"; shift 2 ;;
     --owner-pid) owner_pid="$2"; shift 2 ;;
     --timeout) timeout="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
-    *) say "unknown argument: $1"; usage ;;
+    -*) say "unknown argument: $1"; usage ;;
+    *) [ "$cmd" = restart ] && [ -z "$component" ] || { say "unknown argument: $1"; usage; }
+       component="$1"; shift ;;
   esac
 done
 [ -n "$dir" ] || fail "--dir is required"
@@ -41,13 +50,39 @@ stop_cluster() {
   [ -f "$dir/supervisor.pid" ] || return 0
   pgid=$(cat "$dir/supervisor.pid")
   kill -TERM "$pgid" 2>/dev/null || true
-  for _ in $(seq 1 300); do group_alive "$pgid" || { rm -f "$dir/supervisor.pid"; return 0; }; sleep 0.1; done
-  say "processes of $dir still running after 30 s: killing the group"
+  for _ in $(seq 1 150); do group_alive "$pgid" || { rm -f "$dir/supervisor.pid"; return 0; }; sleep 0.1; done
+  say "processes of $dir still running after 15 s: killing the group"
   kill -KILL -- "-$pgid" 2>/dev/null || true
   for _ in $(seq 1 50); do group_alive "$pgid" || break; sleep 0.1; done
   rm -f "$dir/supervisor.pid"
 }
 if [ "$cmd" = stop ]; then stop_cluster; exit 0; fi
+
+# ---------------------------------------------------------------------------------------------
+# restart: asks the supervisor (through DIR/restart/COMPONENT) to start COMPONENT again once it
+# has exited, then ends it and waits for the supervisor's answer (.done, or the cluster's failure).
+if [ "$cmd" = restart ]; then
+  case "$component" in
+    etcd|kube-apiserver|kube-controller-manager|kube-scheduler|kwok) ;;
+    *) fail "restart: unknown component '${component}' (etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok)" ;;
+  esac
+  [[ "$down" =~ ^[0-9]+$ ]] || fail "restart: --down takes whole seconds, not '$down'"
+  [ -f "$dir/supervisor.pid" ] && group_alive "$(cat "$dir/supervisor.pid")" && [ -f "$dir/ready" ] \
+    || fail "no cluster is running in $dir"
+  pid=$(cat "$dir/pids/$component" 2>/dev/null) || fail "no pid of $component in $dir/pids"
+  mkdir -p "$dir/restart"; rm -f "$dir/restart/$component.done"
+  echo "$down" > "$dir/restart/$component"
+  kill "-$signal" "$pid" 2>/dev/null || true
+  deadline=$(( $(date +%s) + timeout ))
+  until [ -f "$dir/restart/$component.done" ]; do
+    [ -f "$dir/failed" ] && fail "$(cat "$dir/failed")"
+    group_alive "$(cat "$dir/supervisor.pid")" || fail "the cluster in $dir stopped while restarting $component"
+    [ "$(date +%s)" -lt "$deadline" ] || fail "$component not restarted after ${timeout}s (log: $dir/logs/$component.log)"
+    sleep 0.1
+  done
+  say "restarted $component (SIG$signal, down ${down}s): $(cat "$dir/restart/$component.done")"
+  exit 0
+fi
 
 # ---------------------------------------------------------------------------------------------
 # supervise (internal): runs as the leader of a new session; starts the components in order and
@@ -59,7 +94,7 @@ if [ "$cmd" = _supervise ]; then
     trap - TERM INT EXIT
     local i
     for ((i=${#pids[@]}-1; i>=0; i--)); do kill -TERM "${pids[$i]}" 2>/dev/null || true; done
-    for _ in $(seq 1 50); do
+    for _ in $(seq 1 100); do
       local alive=0
       for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
       [ $alive = 0 ] && break; sleep 0.1
@@ -71,18 +106,33 @@ if [ "$cmd" = _supervise ]; then
   failed() { echo "$*" > "$dir/failed.tmp"; mv "$dir/failed.tmp" "$dir/failed"; exit 1; }
   # shellcheck source=/dev/null
   . "$dir/env"
-  launch() { # NAME CMD...: starts one component with its log
-    local name="$1"; shift
+  mkdir -p "$dir/pids"
+  launch() { # NAME CMD...: starts one component with its log (appended to on a restart)
+    local name="$1" i; shift
     echo "$(date -u +%FT%TZ) starting $name: $*"
-    "$@" >"$dir/logs/$name.log" 2>&1 &
+    "$@" >>"$dir/logs/$name.log" 2>&1 &
+    echo "$!" > "$dir/pids/$name"
+    for i in "${!names[@]}"; do
+      if [ "${names[$i]}" = "$name" ]; then pids[$i]="$!"; return; fi
+    done
     pids+=("$!"); names+=("$name")
   }
   check_alive() {
-    local i code
+    local i code name begun
     for i in "${!pids[@]}"; do
       if ! kill -0 "${pids[$i]}" 2>/dev/null; then
         wait "${pids[$i]}" && code=0 || code=$?
-        failed "${names[$i]} exited with code $code (log: $dir/logs/${names[$i]}.log)"
+        name="${names[$i]}"
+        if [ -f "$dir/restart/$name" ]; then # asked for by cluster.sh restart
+          begun=$(date +%s%N)
+          echo "$(date -u +%FT%TZ) $name exited with code $code on request; down $(cat "$dir/restart/$name")s"
+          sleep "$(cat "$dir/restart/$name")"
+          rm -f "$dir/restart/$name"
+          "start_${name//-/_}"
+          echo "up $(( ($(date +%s%N) - begun) / 1000000 )) ms after its exit" > "$dir/restart/$name.done"
+          continue
+        fi
+        failed "$name exited with code $code (log: $dir/logs/$name.log)"
       fi
     done
     if [ -n "$OWNER_PID" ] && ! kill -0 "$OWNER_PID" 2>/dev/null; then
@@ -101,61 +151,76 @@ if [ "$cmd" = _supervise ]; then
   }
   api() { curl -sf --cacert "$dir/pki/ca.crt" -H "Authorization: Bearer $ADMIN_TOKEN" "https://127.0.0.1:$APISERVER_PORT$1"; }
 
-  launch etcd "$BIN/etcd" --name stallwatch --data-dir "$dir/etcd" \
-    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
-    --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
-    --initial-cluster "stallwatch=http://127.0.0.1:$ETCD_PEER_PORT" \
-    --listen-metrics-urls "http://127.0.0.1:$ETCD_METRICS_PORT" \
-    --unsafe-no-fsync --quota-backend-bytes 4294967296 --log-level warn
-  await etcd 120 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  start_etcd() {
+    launch etcd "$BIN/etcd" --name stallwatch --data-dir "$dir/etcd" \
+      --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+      --listen-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$ETCD_PEER_PORT" \
+      --initial-cluster "stallwatch=http://127.0.0.1:$ETCD_PEER_PORT" \
+      --listen-metrics-urls "http://127.0.0.1:$ETCD_METRICS_PORT" \
+      --unsafe-no-fsync --quota-backend-bytes 4294967296 --log-level warn
+    await etcd 120 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  }
+  start_etcd
 
-  launch kube-apiserver "$BIN/kube-apiserver" \
-    --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
-    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
-    --tls-cert-file "$dir/pki/apiserver.crt" --tls-private-key-file "$dir/pki/apiserver.key" \
-    --client-ca-file "$dir/pki/ca.crt" --token-auth-file "$dir/pki/tokens.csv" \
-    --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
-    --service-account-issuer https://kubernetes.default.svc.cluster.local \
-    --service-account-key-file "$dir/pki/sa.pub" --service-account-signing-key-file "$dir/pki/sa.key" \
-    --api-audiences https://kubernetes.default.svc.cluster.local \
-    --service-cluster-ip-range 10.96.0.0/16 --allow-privileged=true \
-    --max-requests-inflight "${APISERVER_MAX_INFLIGHT:-400}" --max-mutating-requests-inflight 200 \
-    --profiling=false
-  await kube-apiserver 240 api /readyz
+  start_kube_apiserver() {
+    launch kube-apiserver "$BIN/kube-apiserver" \
+      --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
+      --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
+      --tls-cert-file "$dir/pki/apiserver.crt" --tls-private-key-file "$dir/pki/apiserver.key" \
+      --client-ca-file "$dir/pki/ca.crt" --token-auth-file "$dir/pki/tokens.csv" \
+      --authorization-mode Node,RBAC --enable-admission-plugins NodeRestriction \
+      --service-account-issuer https://kubernetes.default.svc.cluster.local \
+      --service-account-key-file "$dir/pki/sa.pub" --service-account-signing-key-file "$dir/pki/sa.key" \
+      --api-audiences https://kubernetes.default.svc.cluster.local \
+      --service-cluster-ip-range 10.96.0.0/16 --allow-privileged=true \
+      --max-requests-inflight "${APISERVER_MAX_INFLIGHT:-400}" --max-mutating-requests-inflight 200 \
+      --profiling=false
+    await kube-apiserver 240 api /readyz
+  }
+  start_kube_apiserver
 
-  launch kube-controller-manager "$BIN/kube-controller-manager" \
-    --kubeconfig "$dir/kube-controller-manager.kubeconfig" \
-    --authentication-kubeconfig "$dir/kube-controller-manager.kubeconfig" \
-    --authorization-kubeconfig "$dir/kube-controller-manager.kubeconfig" \
-    --bind-address 127.0.0.1 --secure-port "$KCM_PORT" --leader-elect=false \
-    --use-service-account-credentials --service-account-private-key-file "$dir/pki/sa.key" \
-    --root-ca-file "$dir/pki/ca.crt" \
-    --cluster-signing-cert-file "$dir/pki/ca.crt" --cluster-signing-key-file "$dir/pki/ca.key" \
-    --node-monitor-period 2s --node-monitor-grace-period "${NODE_MONITOR_GRACE_PERIOD:-40s}" \
-    --kube-api-qps 200 --kube-api-burst 400
-  await kube-controller-manager 120 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
+  start_kube_controller_manager() {
+    launch kube-controller-manager "$BIN/kube-controller-manager" \
+      --kubeconfig "$dir/kube-controller-manager.kubeconfig" \
+      --authentication-kubeconfig "$dir/kube-controller-manager.kubeconfig" \
+      --authorization-kubeconfig "$dir/kube-controller-manager.kubeconfig" \
+      --bind-address 127.0.0.1 --secure-port "$KCM_PORT" --leader-elect=false \
+      --use-service-account-credentials --service-account-private-key-file "$dir/pki/sa.key" \
+      --root-ca-file "$dir/pki/ca.crt" \
+      --cluster-signing-cert-file "$dir/pki/ca.crt" --cluster-signing-key-file "$dir/pki/ca.key" \
+      --node-monitor-period 2s --node-monitor-grace-period "${NODE_MONITOR_GRACE_PERIOD:-40s}" \
+      --kube-api-qps 200 --kube-api-burst 400
+    await kube-controller-manager 120 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
+  }
+  start_kube_controller_manager
 
-  launch kube-scheduler "$BIN/kube-scheduler" \
-    --kubeconfig "$dir/kube-scheduler.kubeconfig" \
-    --authentication-kubeconfig "$dir/kube-scheduler.kubeconfig" \
-    --authorization-kubeconfig "$dir/kube-scheduler.kubeconfig" \
-    --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" --leader-elect=false
-  await kube-scheduler 120 curl -sfk "https://127.0.0.1:$SCHEDULER_PORT/healthz"
+  start_kube_scheduler() {
+    launch kube-scheduler "$BIN/kube-scheduler" \
+      --kubeconfig "$dir/kube-scheduler.kubeconfig" \
+      --authentication-kubeconfig "$dir/kube-scheduler.kubeconfig" \
+      --authorization-kubeconfig "$dir/kube-scheduler.kubeconfig" \
+      --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" --leader-elect=false
+    await kube-scheduler 120 curl -sfk "https://127.0.0.1:$SCHEDULER_PORT/healthz"
+  }
+  start_kube_scheduler
 
   # kwok plays every node's kubelet except those labelled Unreachable: a dead kubelet (no lease,
   # no status; the node lifecycle controller turns the node Unknown). NotReady-labelled nodes stay
   # managed and report Ready=False through a Stage. KWOK_WORKDIR keeps ~/.kwok/kwok.yaml out.
   mkdir -p "$dir/kwok-home"
-  KWOK_WORKDIR="$dir/kwok-home" launch kwok "$BIN/kwok" --kubeconfig "$dir/kubeconfig" \
-    --config "$KWOK_CONFIG" \
-    --manage-nodes-with-label-selector 'stallwatch.dev/kwok-node-state!=Unreachable' \
-    --server-address "127.0.0.1:$KWOK_PORT" \
-    --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds 40
-  await kwok 120 curl -sf "http://127.0.0.1:$KWOK_PORT/healthz"
+  start_kwok() {
+    KWOK_WORKDIR="$dir/kwok-home" launch kwok "$BIN/kwok" --kubeconfig "$dir/kubeconfig" \
+      --config "$KWOK_CONFIG" \
+      --manage-nodes-with-label-selector 'stallwatch.dev/kwok-node-state!=Unreachable' \
+      --server-address "127.0.0.1:$KWOK_PORT" \
+      --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds 40
+    await kwok 120 curl -sf "http://127.0.0.1:$KWOK_PORT/healthz"
+  }
+  start_kwok
 
   echo "$(date -u +%FT%TZ) control plane up"
   touch "$dir/ready"
-  while true; do check_alive; sleep 1; done
+  while true; do check_alive; sleep 0.2; done
 fi
 
 [ "$cmd" = start ] || usage
@@ -172,7 +237,7 @@ if [ -f "$dir/supervisor.pid" ] && group_alive "$(cat "$dir/supervisor.pid")"; t
   fail "a cluster is already running in $dir (stop it first: $here/cluster.sh stop --dir $dir)"
 fi
 mkdir -p "$dir"; dir="$(cd "$dir" && pwd)"
-rm -rf "$dir/etcd" "$dir/logs" "$dir/pki" "$dir/kwok-home" "$dir/ready" "$dir/failed"
+rm -rf "$dir/etcd" "$dir/logs" "$dir/pki" "$dir/kwok-home" "$dir/ready" "$dir/failed" "$dir/pids" "$dir/restart"
 mkdir -p "$dir/logs" "$dir/pki"
 
 free_ports() { python3 - "$1" <<'PY'

@@ -186,6 +186,7 @@ public final class OperatorCommand implements Callable<Integer> {
           settings.allNamespaces() ? "all namespaces" : settings.namespaces());
       try {
         checkReachable(clusterConfig);
+        StartupCheck.run(client, settings);
         operator[0] =
             StallwatchOperator.start(client, settings, registry, StallwatchOperator.Timing.REAL);
       } catch (RuntimeException e) {

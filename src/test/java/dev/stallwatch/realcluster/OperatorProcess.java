@@ -107,6 +107,12 @@ public final class OperatorProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** The exit code; waits up to 15 s for the process to end. */
+  public int exitCode() {
+    waitForExit();
+    return process.exitValue();
+  }
+
   public boolean alive() {
     return process.isAlive();
   }

@@ -198,6 +198,78 @@ public final class RealCluster
     return target;
   }
 
+  /**
+   * Stops one component ({@code kill}: SIGKILL, else SIGTERM), keeps it down for {@code down} and
+   * has the supervisor start it again with the same flags and data; returns once it is healthy.
+   */
+  public void restart(String component, boolean kill, Duration down) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "bash",
+                SCRIPTS.resolve("cluster.sh").toString(),
+                "restart",
+                component,
+                "--dir",
+                dir.toString(),
+                "--down",
+                String.valueOf(down.toSeconds())));
+    if (kill) {
+      command.add("--kill");
+    }
+    Result r = Result.run(command, Map.of(), Duration.ofMinutes(3));
+    if (r.code() != 0) {
+      throw new IllegalStateException("restart " + component + ": " + r.output().strip());
+    }
+  }
+
+  /**
+   * Compacts etcd's history up to its current revision (the v3 JSON gateway: etcdctl is not built),
+   * so a watch that resumes from an older resourceVersion gets 410 Gone; returns that revision.
+   */
+  public long compactEtcd() {
+    Properties env = new Properties();
+    try (var in = Files.newBufferedReader(dir.resolve("env"))) {
+      env.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String etcd = "http://127.0.0.1:" + env.getProperty("ETCD_PORT");
+    Result range =
+        Result.run(
+            List.of(
+                "curl",
+                "-sf",
+                "-X",
+                "POST",
+                etcd + "/v3/kv/range",
+                "-d",
+                "{\"key\":\"AA==\",\"limit\":1}"),
+            Map.of(),
+            Duration.ofSeconds(20));
+    var m = java.util.regex.Pattern.compile("\"revision\":\\s*\"(\\d+)\"").matcher(range.output());
+    if (range.code() != 0 || !m.find()) {
+      throw new IllegalStateException("etcd range: " + range.output());
+    }
+    long revision = Long.parseLong(m.group(1));
+    Result compact =
+        Result.run(
+            List.of(
+                "curl",
+                "-sf",
+                "-X",
+                "POST",
+                etcd + "/v3/kv/compaction",
+                "-d",
+                "{\"revision\":\"" + revision + "\",\"physical\":true}"),
+            Map.of(),
+            Duration.ofSeconds(20));
+    if (compact.code() != 0) {
+      throw new IllegalStateException("etcd compaction at " + revision + ": " + compact.output());
+    }
+    return revision;
+  }
+
   /** The tail of a component's log, for assertion messages. */
   public String logTail(String component, int lines) {
     try {

@@ -28,6 +28,28 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
   }
 
   static RealCluster cluster(ExtensionContext context) {
+    Path bin = binariesOrSkip();
+    return context
+        .getRoot()
+        .getStore(NS)
+        .getOrComputeIfAbsent(RealCluster.class, k -> start(bin), RealCluster.class);
+  }
+
+  /**
+   * A cluster of the test class's own in {@code target/realcluster-NAME}, for faults that break the
+   * control plane itself (the shared one stays whole for the other tests); the caller stops it.
+   */
+  static RealCluster separate(String name) {
+    Path bin = binariesOrSkip();
+    try {
+      Path dir = Files.createDirectories(Path.of("target/realcluster-" + name)).toAbsolutePath();
+      return RealCluster.start(dir, bin, 0, 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Path binariesOrSkip() {
     Path bin = RealCluster.binaries();
     if (bin == null) {
       String why =
@@ -38,10 +60,7 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
       }
       Assumptions.abort(why);
     }
-    return context
-        .getRoot()
-        .getStore(NS)
-        .getOrComputeIfAbsent(RealCluster.class, k -> start(bin), RealCluster.class);
+    return bin;
   }
 
   private static RealCluster start(Path bin) {

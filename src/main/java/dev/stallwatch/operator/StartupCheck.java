@@ -1,0 +1,156 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.cli.ExitCodes;
+import dev.stallwatch.operator.crd.RolloutStall;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the operator checks before JOSDK starts its informers, so that a missing CRD or a missing
+ * grant is one line naming what to do (exit 3) instead of informer stack traces: the RolloutStall
+ * CRD answers a list, and the API server's own authorizer (SelfSubjectAccessReview, which every
+ * authenticated user may ask) allows each verb on each resource the operator uses, where it uses
+ * it. A server that cannot answer such a review (the embedded mock) is not judged.
+ */
+final class StartupCheck {
+  private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
+  static final String CRD = "rolloutstalls.stallwatch.dev";
+
+  /** One verb on one resource; {@code namespaced} false: cluster-scoped. */
+  record Need(String group, String resource, String verb, boolean namespaced, String name) {
+    String describe() {
+      return verb
+          + " "
+          + resource
+          + (group.isEmpty() ? "" : "." + group)
+          + (name == null ? "" : " named " + name);
+    }
+  }
+
+  private StartupCheck() {}
+
+  /** The grants the operator needs with {@code settings}, in the order it uses them. */
+  static List<Need> needs(OperatorSettings settings) {
+    List<Need> needs = new ArrayList<>();
+    for (String verb : List.of("list", "watch")) {
+      needs.add(new Need("", "nodes", verb, false, null));
+      needs.add(new Need("apps", "daemonsets", verb, true, null));
+      needs.add(new Need("apps", "controllerrevisions", verb, true, null));
+      needs.add(new Need("", "pods", verb, true, null));
+      needs.add(new Need("stallwatch.dev", "rolloutstalls", verb, true, null));
+    }
+    for (String verb : List.of("create", "update", "delete")) {
+      needs.add(new Need("stallwatch.dev", "rolloutstalls", verb, true, null));
+    }
+    needs.add(new Need("stallwatch.dev", "rolloutstalls/status", "update", true, null));
+    needs.add(new Need("", "events", "create", true, null));
+    if (settings.autoRollback()) {
+      needs.add(new Need("apps", "daemonsets", "patch", true, null));
+    }
+    return needs;
+  }
+
+  /** Throws {@link ExitCodes.AccessException} with one line for the first thing missing. */
+  static void run(KubernetesClient client, OperatorSettings settings) {
+    List<String> scopes =
+        settings.allNamespaces()
+            ? java.util.Collections.singletonList(null)
+            : List.copyOf(settings.namespaces());
+    checkCrd(client, scopes.get(0));
+    for (Need need : needs(settings)) {
+      for (String namespace :
+          need.namespaced() ? scopes : java.util.Collections.<String>singletonList(null)) {
+        if (!allowed(client, need, namespace)) {
+          throw denied(need, namespace);
+        }
+      }
+    }
+    if (settings.leaderElection()) {
+      String ns = settings.leaderElectionNamespace();
+      for (Need need :
+          List.of(
+              new Need("coordination.k8s.io", "leases", "create", true, null),
+              new Need("coordination.k8s.io", "leases", "get", true, OperatorSettings.LEASE_NAME),
+              new Need(
+                  "coordination.k8s.io", "leases", "update", true, OperatorSettings.LEASE_NAME))) {
+        if (!allowed(client, need, ns)) {
+          throw denied(need, ns);
+        }
+      }
+    }
+  }
+
+  private static ExitCodes.AccessException denied(Need need, String namespace) {
+    return new ExitCodes.AccessException(
+        "forbidden: the operator may not "
+            + need.describe()
+            + (need.namespaced()
+                ? namespace == null ? " in all namespaces" : " in namespace " + namespace
+                : "")
+            + " — grant it to its ServiceAccount (the Helm chart's ClusterRole and Roles do)",
+        null);
+  }
+
+  private static void checkCrd(KubernetesClient client, String namespace) {
+    try {
+      var stalls = client.resources(RolloutStall.class);
+      var options = new ListOptionsBuilder().withLimit(1L).build();
+      if (namespace == null) {
+        stalls.inAnyNamespace().list(options);
+      } else {
+        stalls.inNamespace(namespace).list(options);
+      }
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        throw new ExitCodes.AccessException(
+            "the RolloutStall CRD ("
+                + CRD
+                + ") is not installed in the cluster: install it with `kubectl apply -f"
+                + " crd/rolloutstalls.stallwatch.dev-v1.yml` (also inside the jar) or with the"
+                + " Helm chart",
+            null);
+      }
+      // 403 and the rest: the access review below names what is missing.
+    }
+  }
+
+  /** True unless the API server says no; a server that cannot review is not judged. */
+  private static boolean allowed(KubernetesClient client, Need need, String namespace) {
+    SelfSubjectAccessReview review =
+        new SelfSubjectAccessReviewBuilder()
+            .withNewSpec()
+            .withResourceAttributes(
+                new ResourceAttributesBuilder()
+                    .withGroup(need.group())
+                    .withResource(need.resource().replaceFirst("/.*", ""))
+                    .withSubresource(
+                        need.resource().contains("/")
+                            ? need.resource().replaceFirst(".*/", "")
+                            : null)
+                    .withVerb(need.verb())
+                    .withNamespace(need.namespaced() ? namespace : null)
+                    .withName(need.name())
+                    .build())
+            .endSpec()
+            .build();
+    try {
+      SelfSubjectAccessReview answer =
+          client.authorization().v1().selfSubjectAccessReview().create(review);
+      return answer == null
+          || answer.getStatus() == null
+          || answer.getStatus().getAllowed() == null
+          || answer.getStatus().getAllowed();
+    } catch (KubernetesClientException e) {
+      log.debug("no access review ({}): not checking grants before start", e.getMessage());
+      return true;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package dev.stallwatch.realcluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes one row per fault into the table of {@code docs/reliability.md}, between its markers: a
+ * row whose fault cell is already there is replaced, a new one appended, so running one fault class
+ * refreshes only its own rows.
+ */
+final class ReliabilityReport {
+  static final Path DOC = RealCluster.PROJECT.resolve("docs/reliability.md");
+  static final String BEGIN = "<!-- fault-table:begin (written by the *FaultIT tests) -->";
+  static final String END = "<!-- fault-table:end -->";
+  static final String HEADER =
+      "| fault | what happened | recovery | stalls lost / duplicated |\n|---|---|---|---|";
+
+  private ReliabilityReport() {}
+
+  static String seconds(Duration d) {
+    return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+  }
+
+  static synchronized void row(String fault, String happened, String recovery, String lostDup) {
+    String line = "| " + fault + " | " + happened + " | " + recovery + " | " + lostDup + " |";
+    try {
+      String doc = Files.readString(DOC, StandardCharsets.UTF_8);
+      int b = doc.indexOf(BEGIN);
+      int e = doc.indexOf(END);
+      if (b < 0 || e < b) {
+        throw new IllegalStateException(DOC + " lacks the markers " + BEGIN + " … " + END);
+      }
+      List<String> rows = new ArrayList<>();
+      for (String l : doc.substring(b + BEGIN.length(), e).strip().split("\n")) {
+        if (l.startsWith("| ") && !l.startsWith("| fault |")) {
+          rows.add(l);
+        }
+      }
+      String key = "| " + fault + " |";
+      int at = -1;
+      for (int i = 0; i < rows.size(); i++) {
+        if (rows.get(i).startsWith(key)) {
+          at = i;
+        }
+      }
+      if (at >= 0) {
+        rows.set(at, line);
+      } else {
+        rows.add(line);
+      }
+      String table = HEADER + "\n" + String.join("\n", rows);
+      Files.writeString(
+          DOC,
+          doc.substring(0, b + BEGIN.length()) + "\n" + table + "\n" + doc.substring(e),
+          StandardCharsets.UTF_8);
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    }
+  }
+}

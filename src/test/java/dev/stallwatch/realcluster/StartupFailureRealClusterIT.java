@@ -1,0 +1,127 @@
+package dev.stallwatch.realcluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * {@code stallwatch operator} on a real API server that lacks what it needs says so in one line and
+ * exits 3, with no ERROR or stack trace of JOSDK or fabric8 before it: the RolloutStall CRD not
+ * installed (how to install it), then one missing grant (which verb on which resource). A cluster
+ * of this class's own, because the shared one has the CRD from the start.
+ */
+@TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
+class StartupFailureRealClusterIT {
+  static RealCluster cluster;
+
+  @BeforeAll
+  static void start() {
+    cluster = RealClusterExtension.separate("startup-failures");
+  }
+
+  @AfterAll
+  static void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(1)
+  void aMissingCrdIsOneLineSayingHowToInstallIt() throws Exception {
+    String out = run(cluster.kubeconfig(), "no-crd");
+
+    assertThat(errorLines(out))
+        .containsExactly(
+            "error: the RolloutStall CRD (rolloutstalls.stallwatch.dev) is not installed in the"
+                + " cluster: install it with `kubectl apply -f"
+                + " crd/rolloutstalls.stallwatch.dev-v1.yml` (also inside the jar) or with the Helm"
+                + " chart");
+    assertNoStackTrace(out);
+  }
+
+  @Test
+  @org.junit.jupiter.api.Order(2)
+  void aMissingGrantNamesTheVerbAndTheResource() throws Exception {
+    cluster.kubectl("apply", "--server-side", "-f", ChartInstall.CRD.toString()).ok();
+    cluster.kubectl("create", "namespace", "sw").ok();
+    cluster.kubectl("create", "serviceaccount", "op", "-n", "sw").ok();
+    // Everything the chart grants, except watch on pods.
+    cluster
+        .kubectl(
+            "create",
+            "clusterrole",
+            "op-read",
+            "--verb=get,list,watch",
+            "--resource=nodes,daemonsets.apps,controllerrevisions.apps")
+        .ok();
+    cluster.kubectl("create", "clusterrole", "op-pods", "--verb=get,list", "--resource=pods").ok();
+    cluster
+        .kubectl(
+            "create",
+            "clusterrole",
+            "op-stalls",
+            "--verb=get,list,watch,create,update,patch,delete",
+            "--resource=rolloutstalls.stallwatch.dev,rolloutstalls.stallwatch.dev/status")
+        .ok();
+    cluster
+        .kubectl("create", "clusterrole", "op-events", "--verb=create,patch", "--resource=events")
+        .ok();
+    for (String role : List.of("op-read", "op-pods", "op-stalls", "op-events")) {
+      cluster
+          .kubectl(
+              "create",
+              "clusterrolebinding",
+              role,
+              "--clusterrole=" + role,
+              "--serviceaccount=sw:op")
+          .ok();
+    }
+    Path kubeconfig =
+        cluster.serviceAccountKubeconfig("sw", "op", cluster.dir().resolve("op.kubeconfig"));
+
+    String out = run(kubeconfig, "no-watch-on-pods");
+
+    assertThat(errorLines(out))
+        .containsExactly(
+            "error: forbidden: the operator may not watch pods in all namespaces — grant it to its"
+                + " ServiceAccount (the Helm chart's ClusterRole and Roles do)");
+    assertNoStackTrace(out);
+  }
+
+  private static String run(Path kubeconfig, String name) throws Exception {
+    Path log = cluster.dir().resolve(name + ".log");
+    OperatorProcess p = OperatorProcess.start(kubeconfig, log, name);
+    try {
+      assertThat(waitExit(p)).as("exit code; output:\n" + p.output()).isEqualTo(3);
+      return p.output();
+    } finally {
+      p.close();
+    }
+  }
+
+  private static int waitExit(OperatorProcess p) throws Exception {
+    ProcessHandle h = ProcessHandle.of(p.pid()).orElse(null);
+    if (h != null) {
+      h.onExit().get(60, TimeUnit.SECONDS);
+    }
+    return p.exitCode();
+  }
+
+  private static List<String> errorLines(String out) {
+    return out.lines().filter(l -> l.startsWith("error:")).toList();
+  }
+
+  private static void assertNoStackTrace(String out) {
+    assertThat(out.lines())
+        .as(out)
+        .noneMatch(l -> l.contains(" ERROR "))
+        .noneMatch(l -> l.startsWith("\tat ") || l.startsWith("Caused by:"));
+  }
+}
