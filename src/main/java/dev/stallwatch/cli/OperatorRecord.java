@@ -35,7 +35,12 @@ record OperatorRecord(RolloutStall stall) {
               .inNamespace(verdict.daemonSet().namespace())
               .withName(StallName.of(verdict.daemonSet().name(), verdict.newRevision().hash()))
               .get();
-      return stall != null && stall.getStatus() != null && stall.getStatus().active()
+      // a RolloutStall edited by hand may lack its spec or name another revision: not a record
+      return stall != null
+              && stall.getStatus() != null
+              && stall.getStatus().active()
+              && stall.getSpec() != null
+              && verdict.newRevision().hash().equals(stall.getSpec().revision())
           ? Optional.of(new OperatorRecord(stall))
           : Optional.empty();
     } catch (KubernetesClientException e) {

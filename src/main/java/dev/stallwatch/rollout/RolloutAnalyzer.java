@@ -70,7 +70,10 @@ public final class RolloutAnalyzer {
             now,
             nodeGone(nodes, snapshot),
             failedCreate(ds, split, snapshot.events()));
-    List<Assessment> assessments = assess(ds, nodes, nodePods, assessor, coverage, counts);
+    // Without pods in the input no node can be judged one by one: every node would look empty.
+    // The verdict then follows .status, as it does without nodes.
+    List<Assessment> assessments =
+        snapshot.podsListed() ? assess(ds, nodes, nodePods, assessor, coverage, counts) : List.of();
     return decide(ds, split, counts, assessments, coverage);
   }
 
