@@ -15,6 +15,7 @@ import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.rollout.SnapshotLag;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -70,6 +71,17 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final RolloutEventSources.Stores stores = new RolloutEventSources.Stores();
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
   private final Map<String, Refusal> refusedRollbacks = new ConcurrentHashMap<>();
+
+  /** How soon a DaemonSet whose caches lag behind each other is looked at again. */
+  static final Duration LAG_RECHECK = Duration.ofSeconds(1);
+
+  /**
+   * How long a lag is waited out at most: longer, it is no relist (a ControllerRevision deleted by
+   * hand, a controller that is down) and the verdict is recorded all the same.
+   */
+  static final Duration LAG_LIMIT = Duration.ofSeconds(60);
+
+  private final Map<String, Instant> lagSince = new ConcurrentHashMap<>();
 
   /** How long after a failed auto-rollback it is tried again (a 403, a conflict that persisted). */
   static final Duration ROLLBACK_RETRY = Duration.ofMinutes(1);
@@ -131,6 +143,11 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       return UpdateControl.noUpdate();
     }
     reportedInvalid.remove(key);
+    if (cachesLag(key, snapshot, now)) {
+      // Mid-relist: a verdict now would judge the previous revision as the new one (a stall of it,
+      // superseded a moment later). Nothing is recorded; the caches catch up within moments.
+      return UpdateControl.<DaemonSet>noUpdate().rescheduleAfter(LAG_RECHECK);
+    }
     RolloutVerdict verdict =
         RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
     if (FailedCreates.wanted(verdict)) {
@@ -168,6 +185,29 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     // Events are not watched: while a pod-less node stays unexplained, look again in a while.
     Instant eventsRecheck = FailedCreates.wanted(verdict) ? now.plus(FailedCreates.REFRESH) : null;
     return reschedule(now, verdict.nextCheck(), plan.nextExpiry(), rollbackRecheck, eventsRecheck);
+  }
+
+  /**
+   * Whether the snapshot's caches lag behind each other ({@link SnapshotLag}) and the reconcile
+   * should wait for them; a lag that outlasts {@link #LAG_LIMIT} is logged once and ignored.
+   */
+  private boolean cachesLag(String key, RolloutSnapshot snapshot, Instant now) {
+    var lag = SnapshotLag.of(snapshot);
+    if (lag.isEmpty()) {
+      lagSince.remove(key);
+      return false;
+    }
+    Instant since = lagSince.computeIfAbsent(key, k -> now);
+    if (since.equals(Instant.MAX)) {
+      return false; // outlasted the limit, already said so
+    }
+    if (now.isBefore(since.plus(LAG_LIMIT))) {
+      log.debug("{}: caches catching up, verdict deferred: {}", key, lag.get());
+      return true;
+    }
+    lagSince.put(key, Instant.MAX);
+    log.warn("{}: {} for {} s; analyzing all the same", key, lag.get(), LAG_LIMIT.toSeconds());
+    return false;
   }
 
   /**
@@ -326,6 +366,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private void forget(String key, String ns, String name, Set<RolloutStall> stalls) {
     memories.forget(key);
     reportedInvalid.remove(key);
+    lagSince.remove(key);
     failedCreates.forget(key);
     refusedRollbacks.remove(key);
     metrics.forget(ns, name);

@@ -1,0 +1,80 @@
+package dev.stallwatch.rollout;
+
+import java.util.Comparator;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Whether a snapshot shows the DaemonSet older than its own revisions or pods: the sign of a cache
+ * caught mid-relist (after a reconnect or restart, informers relist one by one). Such a snapshot
+ * would judge the previous revision as if it were the new one; a caller that reads caches waits for
+ * them to catch up instead of recording a verdict. Pure: only the snapshot is read.
+ *
+ * <p>Two signs, both impossible in a settled cluster because the DaemonSet controller keeps the
+ * revision that matches the template the newest ({@code .revision} raised on a rollback) and never
+ * deletes a ControllerRevision a live pod still carries:
+ *
+ * <ul>
+ *   <li>the DaemonSet's template matches a ControllerRevision that is not its newest by {@code
+ *       .revision};
+ *   <li>a pod of the DaemonSet carries a {@code controller-revision-hash} that none of its
+ *       ControllerRevisions has.
+ * </ul>
+ *
+ * Without ControllerRevisions in the input there is nothing to compare: no lag is reported.
+ */
+public final class SnapshotLag {
+  private SnapshotLag() {}
+
+  /** What lags behind, in words, or empty when the snapshot is consistent. */
+  public static Optional<String> of(RolloutSnapshot snapshot) {
+    DaemonSetView ds = snapshot.daemonSet();
+    var revisions =
+        snapshot.revisions().stream().filter(r -> Ownership.ownsRevision(ds, r)).toList();
+    if (revisions.isEmpty()) {
+      return Optional.empty();
+    }
+    Comparator<RevisionView> byRevision =
+        Comparator.comparingLong(RevisionView::revision).thenComparing(RevisionView::name);
+    RevisionView newest = revisions.stream().max(byRevision).orElseThrow();
+    String current = ds.template() == null ? null : ds.template().canonical();
+    if (current != null) {
+      Optional<RevisionView> matching =
+          revisions.stream()
+              .filter(r -> r.template() != null && current.equals(r.template().canonical()))
+              .max(byRevision);
+      if (matching.isPresent() && matching.get().revision() < newest.revision()) {
+        return Optional.of(
+            "the template of DaemonSet "
+                + ds.name()
+                + " is revision "
+                + matching.get().revision()
+                + " ("
+                + matching.get().hash()
+                + ") but ControllerRevision "
+                + newest.name()
+                + " is newer (revision "
+                + newest.revision()
+                + ")");
+      }
+    }
+    Set<String> known = revisions.stream().map(RevisionView::hash).collect(Collectors.toSet());
+    return snapshot.pods().stream()
+        .filter(p -> Ownership.ownsPod(ds, p))
+        .filter(p -> !p.labels().getOrDefault(PodAvailability.REVISION_HASH_LABEL, "").isEmpty())
+        .filter(p -> !known.contains(p.labels().get(PodAvailability.REVISION_HASH_LABEL)))
+        .min(Comparator.comparing(PodView::name))
+        .map(
+            p ->
+                "pod "
+                    + p.name()
+                    + " of DaemonSet "
+                    + ds.name()
+                    + " carries revision "
+                    + p.labels().get(PodAvailability.REVISION_HASH_LABEL)
+                    + ", which none of its "
+                    + revisions.size()
+                    + " ControllerRevision(s) has");
+  }
+}
