@@ -8,11 +8,17 @@ import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfigurationBuilder;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +46,17 @@ final class Leadership {
   private volatile boolean stopping;
   private volatile String leader;
 
+  // The fence: the Lease's renewTime as this process last read it while holding it. fabric8's
+  // elector checks its renew deadline only between attempts, and one attempt against an
+  // unreachable server (client retries with backoff) can outlast it: the replica then still
+  // believes it leads after the Lease expired and another took it (seen in a network split: 6 s of
+  // two leaders). So the deadline is also kept here, independently of any request returning.
+  private volatile Instant renewedAt;
+  private volatile Duration renewDeadline = StallwatchOperator.LeaseTiming.DEFAULT.renewDeadline();
+  private volatile Duration retryPeriod = StallwatchOperator.LeaseTiming.DEFAULT.retryPeriod();
+  private final AtomicBoolean reading = new AtomicBoolean();
+  private ScheduledExecutorService fence;
+
   Leadership(KubernetesClient client, String namespace, String identity) {
     this.client = client;
     this.namespace = Objects.requireNonNull(namespace, "namespace");
@@ -63,6 +80,8 @@ final class Leadership {
 
   /** JOSDK's configuration: this identity, these timings, and no {@code System.exit}. */
   LeaderElectionConfiguration configuration(StallwatchOperator.LeaseTiming timing) {
+    renewDeadline = timing.renewDeadline();
+    retryPeriod = timing.retryPeriod();
     return LeaderElectionConfigurationBuilder.aLeaderElectionConfiguration(
             OperatorSettings.LEASE_NAME)
         .withLeaseNamespace(namespace)
@@ -101,6 +120,11 @@ final class Leadership {
   /** From now on, stopping to lead is expected: the operator is being closed. */
   void stopping() {
     stopping = true;
+    synchronized (this) {
+      if (fence != null) {
+        fence.shutdownNow();
+      }
+    }
   }
 
   /**
@@ -134,8 +158,91 @@ final class Leadership {
   }
 
   private void startedLeading() {
+    renewedAt = Instant.now();
     leading = true;
     log.info("acquired the Lease {} as {}: reconciling", lease(), identity);
+    startFence();
+  }
+
+  /**
+   * Whether a leader whose Lease was last seen renewed at {@code renewedAt} has passed its renew
+   * deadline at {@code now}: it must stop, because a standby may take the Lease once it expires
+   * ({@code leaseDuration}, longer than the deadline) after that renewal.
+   */
+  static boolean overdue(Instant renewedAt, Duration renewDeadline, Instant now) {
+    return renewedAt != null && now.isAfter(renewedAt.plus(renewDeadline));
+  }
+
+  /** The Lease's {@code renewTime} when {@code identity} holds it, else null. */
+  static Instant renewedBy(Lease lease, String identity) {
+    if (lease == null
+        || lease.getSpec() == null
+        || !identity.equals(lease.getSpec().getHolderIdentity())
+        || lease.getSpec().getRenewTime() == null) {
+      return null;
+    }
+    return lease.getSpec().getRenewTime().toInstant();
+  }
+
+  private synchronized void startFence() {
+    if (fence != null || client == null) {
+      return;
+    }
+    fence =
+        Executors.newScheduledThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "stallwatch-lease-fence");
+              t.setDaemon(true);
+              return t;
+            });
+    long period = Math.max(100, retryPeriod.toMillis() / 4);
+    fence.scheduleWithFixedDelay(this::checkFence, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  private void checkFence() {
+    if (!leading || stopping) {
+      return;
+    }
+    if (reading.compareAndSet(false, true)) {
+      // The read may hang as long as the connection does; the deadline below does not wait for it.
+      fence.execute(
+          () -> {
+            try {
+              Instant seen =
+                  renewedBy(
+                      client
+                          .leases()
+                          .inNamespace(namespace)
+                          .withName(OperatorSettings.LEASE_NAME)
+                          .get(),
+                      identity);
+              Instant before = renewedAt;
+              if (seen != null && (before == null || seen.isAfter(before))) {
+                renewedAt = seen;
+              }
+            } catch (RuntimeException e) {
+              log.debug("could not read the Lease {}: {}", lease(), e.getMessage());
+            } finally {
+              reading.set(false);
+            }
+          });
+    }
+    Instant at = renewedAt;
+    if (leading && !stopping && overdue(at, renewDeadline, Instant.now())) {
+      leading = false;
+      String what =
+          "lost the Lease "
+              + lease()
+              + " (its last renewal seen was at "
+              + at
+              + ", more than the renew deadline of "
+              + renewDeadline.toSeconds()
+              + " s ago)";
+      if (lost.complete(what)) {
+        log.error("{}: stopping reconciliation", what);
+      }
+    }
   }
 
   private void stoppedLeading() {

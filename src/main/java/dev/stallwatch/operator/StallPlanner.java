@@ -134,7 +134,19 @@ public final class StallPlanner {
                 StallRecord.active(verdict, previous, now, rollbackWithheld)
                     .withRollback(rolledBack));
         active = next;
-        changes.add(new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.STALLED, null));
+        // A status in no phase of ours was edited by hand: the stall goes on, repaired without a
+        // second RolloutStalled Event. A resolved stall (or one without status) stalls anew.
+        boolean repaired =
+            previous != null
+                && !RolloutStallStatus.RESOLVED.equals(previous.phase())
+                && StallRecord.vandalised(previous);
+        changes.add(
+            new Change(
+                Kind.UPDATE_STATUS,
+                next,
+                previous,
+                repaired ? StallTransition.STILL_STALLED : StallTransition.STALLED,
+                null));
         continue;
       }
       Instant expiry = expiry(stall);

@@ -48,8 +48,10 @@ public final class StallRecord {
   public static RolloutStallStatus active(
       RolloutVerdict verdict, RolloutStallStatus previous, Instant now, String rollbackWithheld) {
     String cause = verdict.cause() == null ? "Unknown" : verdict.cause().name();
+    // The stall carries on unless it was resolved; a stalledSince that is no time (edited by
+    // hand) is replaced by the verdict's.
     String since =
-        previous != null && previous.active() && previous.stalledSince() != null
+        carriesOn(previous)
             ? previous.stalledSince()
             : Objects.requireNonNullElse(verdict.stalledSince(), now).toString();
     Counts counts = verdict.counts();
@@ -86,6 +88,47 @@ public final class StallRecord {
             rollbackWithheld,
             List.of(condition(previous, "True", cause, verdict.message(), now)));
     return unlessOnlyObservationTimeChanged(previous, candidate);
+  }
+
+  /**
+   * Whether {@code previous} is a stall that goes on: Active — or in no phase stallwatch writes
+   * (edited by hand), which is repaired, not restarted — with a readable {@code stalledSince}.
+   */
+  static boolean carriesOn(RolloutStallStatus previous) {
+    if (previous == null || RolloutStallStatus.RESOLVED.equals(previous.phase())) {
+      return false;
+    }
+    try {
+      Instant.parse(previous.stalledSince());
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether {@code status} holds what stallwatch did not write: a phase other than Active and
+   * Resolved, an unreadable {@code stalledSince}, a negative node count. Such a status was edited
+   * by hand; the next reconcile rewrites it.
+   */
+  public static boolean vandalised(RolloutStallStatus status) {
+    if (status == null) {
+      return false;
+    }
+    boolean knownPhase =
+        RolloutStallStatus.ACTIVE.equals(status.phase())
+            || RolloutStallStatus.RESOLVED.equals(status.phase());
+    boolean negative = status.stalledNodeCount() != null && status.stalledNodeCount() < 0;
+    boolean unreadableSince;
+    try {
+      if (status.stalledSince() != null) {
+        Instant.parse(status.stalledSince());
+      }
+      unreadableSince = false;
+    } catch (RuntimeException e) {
+      unreadableSince = true;
+    }
+    return !knownPhase || negative || unreadableSince;
   }
 
   /** The status of a stall that is over for {@code why}; unchanged when already resolved. */

@@ -50,6 +50,17 @@ final class StallWrites {
           log.info("created RolloutStall {}/{}", id.getNamespace().orElse(""), id.getName());
         }
         case UPDATE_STATUS -> {
+          if (StallRecord.vandalised(change.previous())) {
+            var was = change.previous();
+            log.warn(
+                "RolloutStall {}/{}: status edited by hand (phase {}, stalledSince {},"
+                    + " stalledNodeCount {}); rewritten from the current verdict",
+                id.getNamespace().orElse(""),
+                id.getName(),
+                quoted(was.phase()),
+                quoted(was.stalledSince()),
+                was.stalledNodeCount());
+          }
           RolloutStall written = client.resource(stall).updateStatus();
           cache.handleRecentResourceUpdate(id, written, stall);
         }
@@ -63,6 +74,10 @@ final class StallWrites {
       }
       announce(ds, change);
     }
+  }
+
+  private static String quoted(String s) {
+    return s == null ? "none" : "\"" + s + "\"";
   }
 
   void delete(RolloutStall stall) {

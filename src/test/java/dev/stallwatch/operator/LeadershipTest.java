@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stallwatch.operator.StallwatchOperator.LeaseTiming;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +52,34 @@ class LeadershipTest {
     assertThat(config.getLeaderCallbacks()).isPresent();
     assertThat(leadership.leading()).isFalse();
     assertThat(leadership.lost()).isNotDone();
+  }
+
+  @Test
+  void aLeaderPastItsRenewDeadlineSinceTheLastRenewalItSawMustStop() {
+    Instant renewed = Instant.parse("2026-12-03T11:48:50Z");
+    Duration deadline = Duration.ofSeconds(10);
+
+    assertThat(Leadership.overdue(renewed, deadline, renewed.plusSeconds(9))).isFalse();
+    assertThat(Leadership.overdue(renewed, deadline, renewed.plusSeconds(10))).isFalse();
+    assertThat(Leadership.overdue(renewed, deadline, renewed.plusMillis(10_001))).isTrue();
+    assertThat(Leadership.overdue(null, deadline, renewed)).isFalse();
+  }
+
+  @Test
+  void theRenewalCountsOnlyWhileThisProcessHoldsTheLease() {
+    ZonedDateTime at = ZonedDateTime.parse("2026-12-03T11:48:50.123456Z");
+    Lease ours =
+        new LeaseBuilder()
+            .withNewSpec()
+            .withHolderIdentity("pod-1_x")
+            .withRenewTime(at)
+            .endSpec()
+            .build();
+
+    assertThat(Leadership.renewedBy(ours, "pod-1_x")).isEqualTo(at.toInstant());
+    assertThat(Leadership.renewedBy(ours, "pod-2_y")).isNull();
+    assertThat(Leadership.renewedBy(null, "pod-1_x")).isNull();
+    assertThat(Leadership.renewedBy(new Lease(), "pod-1_x")).isNull();
   }
 
   @Test

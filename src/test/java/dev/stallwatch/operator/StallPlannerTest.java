@@ -264,6 +264,64 @@ class StallPlannerTest {
                 NEW.hash(), OLD.hash(), now.minusSeconds(60), "stallwatch operator"));
   }
 
+  @Test
+  void aStatusEditedIntoNonsenseIsRewrittenKeepingStalledSinceWithoutASecondEvent() {
+    RolloutStall existing = created();
+    String since = existing.getStatus().stalledSince();
+    RolloutStall vandalised =
+        stall(
+            edited(
+                existing, Map.of("phase", "Banana", "stalledNodeCount", -5, "cause", "Gremlins")),
+            Map.of());
+
+    StallPlan plan =
+        planner.plan(
+            stalled(Cause.ImagePull), List.of(vandalised), NO_ROLLBACK, now.plusSeconds(5));
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo(Kind.UPDATE_STATUS);
+              assertThat(c.transition()).isEqualTo(StallTransition.STILL_STALLED);
+              assertThat(c.stall().getStatus().phase()).isEqualTo("Active");
+              assertThat(c.stall().getStatus().stalledSince()).isEqualTo(since);
+              assertThat(c.stall().getStatus().cause()).isEqualTo("ImagePull");
+              assertThat(c.stall().getStatus().stalledNodeCount()).isPositive();
+            });
+    assertThat(StallRecord.vandalised(vandalised.getStatus())).isTrue();
+    assertThat(StallRecord.vandalised(plan.active().getStatus())).isFalse();
+  }
+
+  @Test
+  void anActiveStallWithAnUnreadableStalledSinceGetsTheVerdictsBackWithoutAnEvent() {
+    RolloutStall existing = created();
+    RolloutStall vandalised =
+        stall(edited(existing, Map.of("stalledSince", "yesterday")), Map.of());
+
+    StallPlan plan =
+        planner.plan(
+            stalled(Cause.ImagePull), List.of(vandalised), NO_ROLLBACK, now.plusSeconds(5));
+
+    assertThat(plan.changes())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.transition()).isEqualTo(StallTransition.STILL_STALLED);
+              assertThat(c.stall().getStatus().stalledSince())
+                  .isEqualTo(TestingVerdicts.STALLED_SINCE.toString());
+            });
+  }
+
+  @SuppressWarnings("unchecked")
+  private static dev.stallwatch.operator.crd.RolloutStallStatus edited(
+      RolloutStall stall, Map<String, Object> fields) {
+    var json = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+    Map<String, Object> status = json.convertValue(stall.getStatus(), Map.class);
+    status.putAll(fields);
+    return json.convertValue(status, dev.stallwatch.operator.crd.RolloutStallStatus.class);
+  }
+
   private RolloutStall created() {
     return stall(StallRecord.active(stalled(Cause.ImagePull), null, now), Map.of());
   }

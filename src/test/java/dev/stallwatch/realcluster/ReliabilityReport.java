@@ -28,6 +28,30 @@ final class ReliabilityReport {
     return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
   }
 
+  static final String HOSTILE_BEGIN =
+      "<!-- hostile-table:begin (written by HostileObjectFaultIT) -->";
+  static final String HOSTILE_END = "<!-- hostile-table:end -->";
+
+  /** Rewrites the hostile-object table whole: object → what the API server and operator did. */
+  static synchronized void hostile(java.util.Map<String, String> outcome) {
+    StringBuilder table = new StringBuilder("| object | what happened |\n|---|---|");
+    outcome.forEach((k, v) -> table.append("\n| ").append(k).append(" | ").append(v).append(" |"));
+    try {
+      String doc = Files.readString(DOC, StandardCharsets.UTF_8);
+      int b = doc.indexOf(HOSTILE_BEGIN);
+      int e = doc.indexOf(HOSTILE_END);
+      if (b < 0 || e < b) {
+        throw new IllegalStateException(DOC + " lacks the markers " + HOSTILE_BEGIN);
+      }
+      Files.writeString(
+          DOC,
+          doc.substring(0, b + HOSTILE_BEGIN.length()) + "\n" + table + "\n" + doc.substring(e),
+          StandardCharsets.UTF_8);
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    }
+  }
+
   static synchronized void row(String fault, String happened, String recovery, String lostDup) {
     String line = "| " + fault + " | " + happened + " | " + recovery + " | " + lostDup + " |";
     try {
