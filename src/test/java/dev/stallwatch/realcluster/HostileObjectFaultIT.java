@@ -189,18 +189,18 @@ class HostileObjectFaultIT {
               containers: [{name: c, image: example.com/u:v1, bogusToo: true}]
         """
             .formatted(NS, Scenario.LABEL, NS);
-    var strict = cluster.kubectlWithInput(ds, "create", "--validate=Strict", "-f", "-");
+    var strict = cluster.kubectlWithInput(ds, "create", "--validate=strict", "-f", "-");
     assertThat(strict.code()).isNotZero();
     assertThat(strict.output()).contains("unknown field");
-    cluster.kubectlWithInput(ds, "create", "--validate=Ignore", "-f", "-").ok();
+    cluster.kubectlWithInput(ds, "create", "--validate=ignore", "-f", "-").ok();
     assertThat(cluster.kubectl("get", "-n", NS, "ds/unknown-fields", "-o", "json").ok().output())
         .doesNotContain("bogus");
     s.awaitComplete("unknown-fields");
     outcome.put(
         "unknown fields in a DaemonSet",
-        "--validate=Strict: refused ("
+        "--validate=strict: refused ("
             + firstLine(strict.output())
-            + "); --validate=Ignore: pruned by the API server, stored without them");
+            + "); --validate=ignore: pruned by the API server, stored without them");
 
     // The stall in progress edited into nonsense that the CRD schema accepts.
     String stall = bed.before.getMetadata().getName();

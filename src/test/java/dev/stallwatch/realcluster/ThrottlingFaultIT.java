@@ -142,7 +142,10 @@ class ThrottlingFaultIT {
     bed.breakHealthy("v2");
     long left = FAULT.toMillis() - Duration.between(throttled, Instant.now()).toMillis();
     if (left > 0) {
-      await("the throttling lasts " + FAULT).pollDelay(Duration.ofMillis(left)).until(() -> true);
+      await("the throttling lasts " + FAULT)
+          .atMost(FAULT.plusSeconds(5))
+          .pollDelay(Duration.ofMillis(left))
+          .until(() -> true);
     }
     boolean recordedUnderThrottling =
         bed.active(FaultBed.HEALTHY).stream()
