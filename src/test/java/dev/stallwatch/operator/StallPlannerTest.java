@@ -7,9 +7,9 @@ import static dev.stallwatch.operator.TestingVerdicts.stall;
 import static dev.stallwatch.operator.TestingVerdicts.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.operator.StallPlan.Kind;
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Phase;
@@ -314,12 +314,12 @@ class StallPlannerTest {
   }
 
   @SuppressWarnings("unchecked")
-  private static dev.stallwatch.operator.crd.RolloutStallStatus edited(
+  private static dev.stallwatch.crd.RolloutStallStatus edited(
       RolloutStall stall, Map<String, Object> fields) {
     var json = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
     Map<String, Object> status = json.convertValue(stall.getStatus(), Map.class);
     status.putAll(fields);
-    return json.convertValue(status, dev.stallwatch.operator.crd.RolloutStallStatus.class);
+    return json.convertValue(status, dev.stallwatch.crd.RolloutStallStatus.class);
   }
 
   private RolloutStall created() {
