@@ -75,7 +75,7 @@ class HostileObjectFaultIT {
     outcome.put(
         "1 MiB of annotations on a DaemonSet",
         "refused by the API server ("
-            + firstLine(refused)
+            + firstLine(refused.substring(Math.max(0, refused.indexOf("metadata.annotations"))))
             + "); 256 KiB − 100 B accepted and watched");
 
     // 10,000 tolerations.
