@@ -16,6 +16,9 @@ import java.util.stream.Collectors;
  * deletes a ControllerRevision a live pod still carries:
  *
  * <ul>
+ *   <li>the DaemonSet's template matches none of its ControllerRevisions (the controller records
+ *       the revision of a changed template before it touches a pod: the moment after a change, or a
+ *       revision cache behind the DaemonSet's);
  *   <li>the DaemonSet's template matches a ControllerRevision that is not its newest by {@code
  *       .revision};
  *   <li>a pod of the DaemonSet carries a {@code controller-revision-hash} that none of its
@@ -44,6 +47,15 @@ public final class SnapshotLag {
           revisions.stream()
               .filter(r -> r.template() != null && current.equals(r.template().canonical()))
               .max(byRevision);
+      boolean templatesReadable = revisions.stream().allMatch(r -> r.template() != null);
+      if (matching.isEmpty() && templatesReadable) {
+        return Optional.of(
+            "the template of DaemonSet "
+                + ds.name()
+                + " matches none of its "
+                + revisions.size()
+                + " ControllerRevision(s): its new revision is not cached yet");
+      }
       if (matching.isPresent() && matching.get().revision() < newest.revision()) {
         return Optional.of(
             "the template of DaemonSet "

@@ -42,6 +42,18 @@ class SnapshotLagTest {
   }
 
   @Test
+  void theDaemonSetOnATemplateNoCachedRevisionMatchesLags() {
+    // The DaemonSet already changed; its new ControllerRevision not cached yet; an old pod is
+    // being deleted for the rollout: judged now, the old revision would look stalled.
+    var lagging = snapshot(ds(), List.of(OLD), List.of(pod("n1", "old").deleted(ago(0)).build()));
+
+    assertThat(SnapshotLag.of(lagging))
+        .hasValue(
+            "the template of DaemonSet ds matches none of its 1 ControllerRevision(s): its new"
+                + " revision is not cached yet");
+  }
+
+  @Test
   void aPodOfARevisionNotYetCachedLags() {
     var lagging = snapshot(OLD_DS, List.of(OLD), List.of(pod("n1", "new").build()));
 
