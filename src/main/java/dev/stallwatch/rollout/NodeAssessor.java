@@ -261,9 +261,13 @@ final class NodeAssessor {
    * whichever is known and earliest of the remembered and derived.
    */
   private Instant heldSince(String nodeName, NodePods p) {
+    // A new-revision pod being deleted holds the node from its deletion on, not from its
+    // creation: a settled pod deleted a moment ago (seen before the DaemonSet's change, in the
+    // order watches deliver) is no stall of its revision. Earlier holds are remembered.
     Instant evidence =
-        Stream.concat(p.liveNew().stream(), p.terminating().stream().filter(split::isNew))
-            .map(PodView::created)
+        Stream.concat(
+                p.liveNew().stream().map(PodView::created),
+                p.terminating().stream().filter(split::isNew).map(PodView::deletionTimestamp))
             .filter(t -> t != null)
             .min(Comparator.naturalOrder())
             .orElse(null);
