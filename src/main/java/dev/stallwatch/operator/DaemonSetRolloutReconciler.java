@@ -109,6 +109,15 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
 
   @Override
   public UpdateControl<DaemonSet> reconcile(DaemonSet ds, Context<DaemonSet> context) {
+    long started = System.nanoTime();
+    try {
+      return observe(ds, context);
+    } finally {
+      metrics.reconciled(System.nanoTime() - started);
+    }
+  }
+
+  private UpdateControl<DaemonSet> observe(DaemonSet ds, Context<DaemonSet> context) {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     String key = ns + "/" + name;
