@@ -23,7 +23,11 @@ record ScaleResult(
 
   /** The operator after its initial sync. */
   record Operator(
-      double syncSeconds, long heapAfterGcBytes, long rssBytes, double cpuSecondsAtSync) {}
+      double syncSeconds,
+      long heapAfterGcBytes,
+      long rssBytes,
+      double cpuSecondsAtSync,
+      Map<String, Integer> requestsDuringSync) {}
 
   /** A quiet window with one kubelet heartbeat round over every node. */
   record Steady(
@@ -46,7 +50,9 @@ record ScaleResult(
   /**
    * Injected stalls: per stall, seconds from the instant its node crossed stall-after (the
    * RolloutStall's node {@code since} + stall-after) to the RolloutStall's ADDED event seen by a
-   * watch, and to {@code stallwatch_rollout_stalled} first seen on /metrics (polled every 100 ms).
+   * watch, and to {@code stallwatch_rollout_stalled} with its cause first seen on /metrics (polled
+   * every 100 ms). {@code otherStalls}: RolloutStalls of anything but the injected revisions
+   * ("DaemonSet/stall cause"), i.e. false stalls.
    */
   record Detection(
       int injected,
@@ -56,7 +62,8 @@ record ScaleResult(
       List<Double> toMetricSeconds,
       Percentiles rolloutStall,
       Percentiles metric,
-      Map<String, Integer> requestsByVerb) {}
+      Map<String, Integer> requestsByVerb,
+      List<String> otherStalls) {}
 
   record Percentiles(double p50, double p99, double max) {
     static Percentiles of(List<Double> values) {

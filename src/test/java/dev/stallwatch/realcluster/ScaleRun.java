@@ -65,6 +65,9 @@ public final class ScaleRun {
     }
   }
 
+  /** The cause kwok's pull-failure cue leads to. */
+  static final String INJECTED_CAUSE = "ImagePull";
+
   private final Options o;
   private final Path auditLog;
   private final List<String> log = new ArrayList<>();
@@ -81,7 +84,7 @@ public final class ScaleRun {
     }
     int nodes = Integer.parseInt(a.getOrDefault("nodes", "500"));
     int ds = Integer.parseInt(a.getOrDefault("daemonsets", "10"));
-    Path dir = Path.of(a.getOrDefault("dir", "target/scale/run-" + nodes));
+    Path dir = Path.of(a.getOrDefault("dir", "target/scale/run-" + nodes)).toAbsolutePath();
     Path ksm = a.containsKey("ksm") ? Path.of(a.get("ksm")) : null;
     Options base = Options.forSize(nodes, ds, dir, ksm);
     Options o =
@@ -157,6 +160,7 @@ public final class ScaleRun {
       Path kubeconfig =
           release.serviceAccountKubeconfig(cluster, o.dir().resolve("operator.kubeconfig"));
       t = System.nanoTime();
+      Instant operatorStarted = Instant.now();
       try (OperatorProcess operator =
           OperatorProcess.start(
               kubeconfig,
@@ -174,9 +178,11 @@ public final class ScaleRun {
         double sync = since(t);
         double cpuAtSync = ProcessStats.cpuSeconds(operator.pid());
         settle(operator);
+        Map<String, Integer> syncRequests =
+            AuditLog.countsByVerb(auditLog, operatorStarted, Instant.now());
         long heap = ProcessStats.heapAfterFullGc(operator.pid());
         long rss = ProcessStats.rssBytes(operator.pid());
-        var op = new ScaleResult.Operator(sync, heap, rss, cpuAtSync);
+        var op = new ScaleResult.Operator(sync, heap, rss, cpuAtSync, syncRequests);
         say(
             "operator synced in %.1f s; heap after GC %.1f MiB, RSS %.1f MiB"
                 .formatted(sync, heap / 1048576.0, rss / 1048576.0));
@@ -358,7 +364,7 @@ public final class ScaleRun {
                   public void eventReceived(Action action, RolloutStall stall) {
                     if (action == Action.ADDED) {
                       stallSeen.putIfAbsent(
-                          stall.getSpec().daemonSet(), System.currentTimeMillis());
+                          stall.getMetadata().getName(), System.currentTimeMillis());
                     }
                   }
 
@@ -369,7 +375,7 @@ public final class ScaleRun {
           () -> {
             long now = System.currentTimeMillis();
             for (var s : PromText.samples(operator.metrics(), "stallwatch_rollout_stalled")) {
-              metricSeen.putIfAbsent(s.label("daemonset"), now);
+              metricSeen.putIfAbsent(s.label("daemonset") + "/" + s.label("cause"), now);
             }
           },
           0,
@@ -412,7 +418,12 @@ public final class ScaleRun {
           .atMost(o.stallAfter().plus(Duration.ofMinutes(3)))
           .pollInterval(Duration.ofMillis(200))
           .until(
-              () -> stallSeen.size() >= n && metricSeen.keySet().containsAll(stallSeen.keySet()));
+              () ->
+                  java.util.stream.IntStream.range(0, n)
+                      .allMatch(
+                          i ->
+                              metricSeen.containsKey(
+                                  ScaleWorkload.probe(i) + "/" + INJECTED_CAUSE)));
       if (ksm != null) {
         Thread.sleep(35_000); // two more scrapes of kube-state-metrics after the last stall
       }
@@ -424,6 +435,7 @@ public final class ScaleRun {
     List<Double> toStall = new ArrayList<>();
     List<Double> toMetric = new ArrayList<>();
     List<Double> ksmAlert = new ArrayList<>();
+    List<String> others = new ArrayList<>();
     for (RolloutStall stall :
         cluster
             .admin()
@@ -432,13 +444,25 @@ public final class ScaleRun {
             .list()
             .getItems()) {
       String ds = stall.getSpec().daemonSet();
-      Instant crossing = crossing(stall);
-      if (!ds.startsWith("probe-") || crossing == null || !stallSeen.containsKey(ds)) {
+      String name = stall.getMetadata().getName();
+      var status = stall.getStatus();
+      boolean injected =
+          status != null
+              && status.newRevision() != null
+              && status.newRevision().images() != null
+              && status.newRevision().images().contains(ScaleWorkload.BROKEN_IMAGE);
+      if (!injected) {
+        others.add(ds + "/" + name + " " + (status == null ? "?" : status.cause()));
         continue;
       }
-      toStall.add((stallSeen.get(ds) - crossing.toEpochMilli()) / 1000.0);
-      if (metricSeen.containsKey(ds)) {
-        toMetric.add((metricSeen.get(ds) - crossing.toEpochMilli()) / 1000.0);
+      Instant crossing = crossing(stall);
+      if (crossing == null || !stallSeen.containsKey(name)) {
+        continue;
+      }
+      toStall.add((stallSeen.get(name) - crossing.toEpochMilli()) / 1000.0);
+      Long metric = metricSeen.get(ds + "/" + status.cause());
+      if (metric != null) {
+        toMetric.add((metric - crossing.toEpochMilli()) / 1000.0);
       }
       Instant fires = KubeStateMetrics.stuckAlertFiresAt(ksmSeries.getOrDefault(ds, List.of()));
       if (fires != null) {
@@ -454,10 +478,14 @@ public final class ScaleRun {
             toMetric,
             ScaleResult.Percentiles.of(toStall),
             ScaleResult.Percentiles.of(toMetric),
-            AuditLog.countsByVerb(auditLog, from, to));
+            AuditLog.countsByVerb(auditLog, from, to),
+            others);
     say(
-        "stalls: %d injected, %d detected; to RolloutStall %s, to metric %s; KSM alert after %s"
-            .formatted(n, toStall.size(), detection.rolloutStall(), detection.metric(), ksmAlert));
+        "stalls: %d injected, %d detected; to RolloutStall %s, to metric %s; KSM alert after %s;"
+                .formatted(
+                    n, toStall.size(), detection.rolloutStall(), detection.metric(), ksmAlert)
+            + " other stalls "
+            + others);
     return new StallOutcome(detection, ksmAlert);
   }
 
