@@ -29,9 +29,13 @@ record ScaleResult(
       double cpuSecondsAtSync,
       Map<String, Integer> requestsDuringSync) {}
 
-  /** A quiet window with one kubelet heartbeat round over every node. */
+  /**
+   * A steady window: its first half without any write ({@code quietReconciles}), its second half
+   * starting with one kubelet heartbeat round over every node ({@code reconciles}).
+   */
   record Steady(
       double seconds,
+      double quietReconciles,
       int heartbeatNodesWritten,
       double reconciles,
       Map<String, Integer> requestsByVerb,
