@@ -44,10 +44,11 @@ def fit(xs, ys):
 
 
 def series(ax, xs, ys, label, style):
-    ax.plot(xs, ys, style, marker="o", label=label)
+    colour, line = style[:2], style[2:] or "-"
+    ax.plot(xs, ys, color=colour, linestyle=line, marker="o", label=label)
     if xs and xs[-1] < TARGET_NODES:
         slope, icpt = fit(xs, ys)
-        ax.plot([xs[-1], TARGET_NODES], [ys[-1], slope * TARGET_NODES + icpt], style,
+        ax.plot([xs[-1], TARGET_NODES], [ys[-1], slope * TARGET_NODES + icpt], color=colour,
                 linestyle="--", alpha=0.5)
         ax.annotate(f"extrapolated {slope * TARGET_NODES + icpt:.0f}",
                     (TARGET_NODES, slope * TARGET_NODES + icpt), fontsize=8,
@@ -122,7 +123,7 @@ def detection(runs, out):
         right.annotate(f"{v:.2f} s" if v < 60 else f"{v / 60:.1f} min", (i, v), ha="center",
                        fontsize=7, textcoords="offset points", xytext=(0, 3))
     right.set_ylabel("seconds (log)")
-    right.set_title("p99 to metric vs KubeDaemonSetRolloutStuck")
+    right.set_title("p99 to metric vs\nKubeDaemonSetRolloutStuck", fontsize=10)
     fig.suptitle("Detection latency of 20 injected stalls (stall-after 10 s)")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "scale-detection.png"), dpi=110)
