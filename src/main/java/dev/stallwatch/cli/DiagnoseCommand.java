@@ -109,7 +109,12 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     .thenComparing(s -> s.daemonSet().name()))
             .toList();
     if (selected.isEmpty()) {
-      InputSummary.unsupportedLine(dump).ifPresent(out::println);
+      if (output == Format.json) {
+        // Scripts parse stdout: still JSON, with nothing judged and what was not.
+        out.print(JsonReport.render(report(at, List.of(), dump)));
+      } else {
+        InputSummary.unsupportedLine(dump).ifPresent(out::println);
+      }
       out.flush();
       errors.forEach(e -> err.println("error: " + e));
       err.println("error: " + nothingSelected(grouped.snapshots(), dump));
@@ -134,10 +139,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
       }
     }
     if (output == Format.json) {
-      ObjectNode tree = JsonReport.tree(at, verdicts);
-      tree.set("unsupported", InputSummary.unsupportedJson(dump));
-      tree.set("input", InputSummary.json(dump));
-      out.print(JsonReport.render(tree));
+      out.print(JsonReport.render(report(at, verdicts, dump)));
     } else {
       out.print(TableReport.render(at, verdicts));
       InputSummary.unsupportedLine(dump).ifPresent(line -> out.println("\n" + line));
@@ -150,6 +152,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
       return ExitCodes.USAGE;
     }
     return verdicts.stream().anyMatch(RolloutVerdict::stalled) ? ExitCodes.STALLED : ExitCodes.OK;
+  }
+
+  private static ObjectNode report(Instant at, List<RolloutVerdict> verdicts, Dump dump) {
+    ObjectNode tree = JsonReport.tree(at, verdicts);
+    tree.set("unsupported", InputSummary.unsupportedJson(dump));
+    tree.set("input", InputSummary.json(dump));
+    return tree;
   }
 
   /** The dump with only the unsupported objects that -n and DAEMONSET select. */

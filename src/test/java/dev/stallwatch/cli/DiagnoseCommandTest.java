@@ -250,6 +250,14 @@ class DiagnoseCommandTest {
                 + " DaemonSet.apps.kruise.io kube-system/node-agent (apps.kruise.io/v1alpha1)");
     assertThat(alone.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
 
+    // Found by DiagnoseFuzzTest: with -o json stdout was the table's line, not JSON.
+    Run aloneJson = run("-f", kruise.toString(), "--now", NOW, "-o", "json");
+    assertThat(aloneJson.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(aloneJson.json().get("daemonSets")).isEmpty();
+    assertThat(aloneJson.json().get("unsupported").get(0).get("apiVersion").asText())
+        .isEqualTo("apps.kruise.io/v1alpha1");
+    assertThat(aloneJson.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
+
     Run beside =
         run("-f", dump("complete.json"), "-f", kruise.toString(), "--now", NOW, "-o", "json");
     assertThat(beside.exit()).isEqualTo(ExitCodes.OK);
@@ -257,6 +265,25 @@ class DiagnoseCommandTest {
     assertThat(beside.json().get("unsupported").get(0).get("name").asText())
         .isEqualTo("node-agent");
     assertNoStackTrace(beside);
+  }
+
+  @Test
+  void a_number_beyond_any_range_is_named_not_an_unexpected_exception() throws Exception {
+    // Found by DiagnoseFuzzTest: 1E+400 reads as Infinity, and quoting it threw.
+    Path ds = dir.resolve("ds.json");
+    JsonNode list = JSON.readTree(Files.readString(Path.of(dump("complete.json"))));
+    String object = list.get("items").get(0).toString();
+    Files.writeString(
+        ds, object.replaceFirst("\"numberAvailable\":\\s*\\d+", "\"numberAvailable\": 1E+400"));
+    assertThat(Files.readString(ds)).contains("1E+400");
+
+    Run run = run("-f", ds.toString(), "--now", NOW);
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err())
+        .contains("status.numberAvailable: expected an integer, found a number beyond any range");
+    assertNoStackTrace(run);
+    assertThat(run.err()).doesNotContain("Exception");
   }
 
   @Test
