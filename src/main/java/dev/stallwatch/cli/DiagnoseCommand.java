@@ -88,8 +88,27 @@ public final class DiagnoseCommand implements Callable<Integer> {
       description = "Only the DaemonSet of this name.")
   String daemonSet;
 
+  /** Said with any unexpected failure, so that nobody reads exit 2 as a verdict. */
+  static final String BUG_HINT =
+      "hint: diagnose could not finish, so this says nothing about your rollouts; it is a"
+          + " stallwatch bug: please report it with the command and, if you can, the input";
+
   @Override
   public Integer call() {
+    try {
+      return diagnose();
+    } catch (ExitCodes.UserException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("error: unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      err.println(BUG_HINT);
+      err.flush();
+      return ExitCodes.USAGE;
+    }
+  }
+
+  private int diagnose() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Instant at = now == null ? Instant.now() : now;
@@ -124,11 +143,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
     warnAboutMissingKinds(dump, err);
 
     List<RolloutVerdict> verdicts = new ArrayList<>();
+    boolean analysisFailed = false;
     for (RolloutSnapshot snapshot : selected) {
       try {
         verdicts.add(RolloutAnalyzer.analyze(snapshot, at, settings));
       } catch (RuntimeException e) {
         // A defect in the analysis of one DaemonSet must not hide the verdicts of the others.
+        analysisFailed = true;
         errors.add(
             "DaemonSet "
                 + snapshot.daemonSet().ref()
@@ -147,6 +168,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
     out.flush();
     errors.forEach(e -> err.println("error: " + e));
+    if (analysisFailed) {
+      err.println(BUG_HINT);
+    }
     err.flush();
     if (!errors.isEmpty()) {
       return ExitCodes.USAGE;

@@ -267,6 +267,51 @@ class DiagnoseCommandTest {
     assertNoStackTrace(beside);
   }
 
+  /** Standard input that fails with the given error on the first read. */
+  private static InputStream failing(java.util.function.Supplier<? extends Throwable> error) {
+    return new InputStream() {
+      @Override
+      public int read() {
+        throw sneaky(error.get());
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        throw sneaky(error.get());
+      }
+    };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  @Test
+  void out_of_memory_while_reading_exits_2_with_the_heap_hint_in_process() {
+    Run run =
+        runWithStdin(
+            failing(() -> new OutOfMemoryError("Java heap space")), "-f", "-", "--now", NOW);
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err())
+        .startsWith("error: out of memory (Java heap limit ")
+        .contains("-Xmx2g")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void an_unexpected_failure_exits_2_with_a_hint_never_1() {
+    Run run =
+        runWithStdin(failing(() -> new IllegalStateException("boom")), "-f", "-", "--now", NOW);
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err()).contains("boom").doesNotContain("\tat ");
+    assertThat(run.err().lines().filter(l -> l.startsWith("hint:") || l.contains("-Xmx")))
+        .as("a hint: %s", run.err())
+        .isNotEmpty();
+  }
+
   @Test
   void a_number_beyond_any_range_is_named_not_an_unexpected_exception() throws Exception {
     // Found by DiagnoseFuzzTest: 1E+400 reads as Infinity, and quoting it threw.
