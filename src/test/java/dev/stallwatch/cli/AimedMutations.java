@@ -88,7 +88,7 @@ final class AimedMutations {
             "Error creating: pods \"nvidia-container-toolkit-x\" is forbidden: exceeded quota",
             "Error creating: admission webhook \"x\" denied the request",
             "",
-            "m".repeat(20_000)));
+            "m".repeat(4_000)));
     e.put(
         newApi ? "eventTime" : "lastTimestamp",
         pick(r, "2026-12-02T16:10:00Z", "2026-12-02T16:10:00.123456Z", "2026-13-45T99:99:99Z", ""));
@@ -167,7 +167,7 @@ final class AimedMutations {
       case 2 -> annotations.put(key, "-1");
       case 3 -> annotations.put(key, "1.5");
       case 4 -> annotations.put(key, "99999999999999999999999");
-      case 5 -> annotations.put(key, "9".repeat(100_000));
+      case 5 -> annotations.put(key, "9".repeat(10_000));
       case 6 -> annotations.put(key, 2);
       case 7 -> annotations.putNull(key);
       case 8 -> annotations.set(key, NODES.objectNode().put("a", "b"));
