@@ -121,6 +121,15 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
 
   @Override
   public UpdateControl<DaemonSet> reconcile(DaemonSet ds, Context<DaemonSet> context) {
+    long started = System.nanoTime();
+    try {
+      return observe(ds, context);
+    } finally {
+      metrics.reconciled(System.nanoTime() - started);
+    }
+  }
+
+  private UpdateControl<DaemonSet> observe(DaemonSet ds, Context<DaemonSet> context) {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     String key = ns + "/" + name;
@@ -164,10 +173,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
     String withheld = withheldRollback(ds, verdict, stalls, now);
-    Set<String> nodeNames =
-        snapshot.nodes().stream()
-            .map(dev.stallwatch.rollout.NodeView::name)
-            .collect(java.util.stream.Collectors.toSet());
+    NodeNames nodeNames = new NodeNames(snapshot.nodes());
     StallPlan plan =
         planner.plan(
             verdict,
@@ -175,7 +181,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
             RollbackRecord.fromAnnotations(ds.getMetadata().getAnnotations()),
             now,
             withheld,
-            nodeNames::contains);
+            nodeNames);
     writes.apply(ds, plan, stallCache(context));
     reportWithheld(ds, plan, stalls, withheld);
     metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
@@ -208,6 +214,28 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     lagSince.put(key, Instant.MAX);
     log.warn("{}: {} for {} s; analyzing all the same", key, lag.get(), LAG_LIMIT.toSeconds());
     return false;
+  }
+
+  /**
+   * Whether the cluster still has a node, asked only while resolving a stall: the set of all node
+   * names (5,000 at 5,000 nodes) is built on the first question, not on every reconcile.
+   */
+  private static final class NodeNames implements java.util.function.Predicate<String> {
+    private final List<dev.stallwatch.rollout.NodeView> nodes;
+    private Set<String> names;
+
+    NodeNames(List<dev.stallwatch.rollout.NodeView> nodes) {
+      this.nodes = nodes;
+    }
+
+    @Override
+    public boolean test(String node) {
+      if (names == null) {
+        names = new java.util.HashSet<>();
+        nodes.forEach(n -> names.add(n.name()));
+      }
+      return names.contains(node);
+    }
   }
 
   /**
