@@ -2,7 +2,6 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
-import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.StallMemory;
 import java.time.Instant;
@@ -43,17 +42,12 @@ final class StallMemories {
 
   /** Remembers the nodes that hold back the verdict's revision now; forgets the others. */
   void remember(String key, RolloutVerdict verdict, Instant observedAt) {
-    if (verdict.newRevision() == null) {
+    StallMemory memory = StallMemory.from(verdict, observedAt);
+    if (memory == StallMemory.NONE) {
       byDaemonSet.remove(key);
-      return;
+    } else {
+      byDaemonSet.put(key, memory);
     }
-    Map<String, Instant> held = new HashMap<>();
-    for (NodeRow row : verdict.nodes()) {
-      if (row.since() != null) {
-        held.put(row.node(), row.since());
-      }
-    }
-    byDaemonSet.put(key, new StallMemory(verdict.newRevision().hash(), held, observedAt));
   }
 
   void forget(String key) {
