@@ -347,12 +347,8 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       return null;
     }
     RolloutStallStatus s = stall.getStatus();
-    Instant since;
-    try {
-      since = Instant.parse(s.stalledSince());
-    } catch (RuntimeException e) {
-      since = Instant.EPOCH;
-    }
+    // Unreadable (hand-edited): the series still exists, dated at the epoch.
+    Instant since = s.stalledSinceTime().orElse(Instant.EPOCH);
     int nodes = s.stalledNodeCount() == null ? 0 : s.stalledNodeCount();
     return new StallMetrics.ActiveStall(s.cause(), s.suspect(), nodes, since);
   }

@@ -29,7 +29,7 @@ final class StallMemories {
       if (status != null && status.active() && status.nodes() != null) {
         Map<String, Instant> held = new HashMap<>();
         for (var node : status.nodes()) {
-          Instant since = parse(node.since());
+          Instant since = node.sinceTime().orElse(null);
           if (node.name() != null && since != null) {
             held.put(node.name(), since);
           }
@@ -52,13 +52,5 @@ final class StallMemories {
 
   void forget(String key) {
     byDaemonSet.remove(key);
-  }
-
-  private static Instant parse(String value) {
-    try {
-      return value == null ? null : Instant.parse(value);
-    } catch (RuntimeException e) {
-      return null;
-    }
   }
 }
