@@ -80,6 +80,36 @@ class RolloutAnalyzerFuzzTest {
     }
   }
 
+  /**
+   * The analyzer looks nodes up by name in hash maps and sorts only its output: the order in which
+   * the input lists the nodes (an informer's cache: hash order) must not change the verdict. Nodes
+   * sharing a name keep their order (the first one wins).
+   */
+  @RepeatedTest(200)
+  void theVerdictDoesNotDependOnTheOrderOfTheNodes(RepetitionInfo info) {
+    Random random = new Random(info.getCurrentRepetition() * 104_729L);
+    RolloutSnapshot snapshot = randomSnapshot(random);
+    Map<String, List<NodeView>> byName = new java.util.LinkedHashMap<>();
+    snapshot.nodes().forEach(n -> byName.computeIfAbsent(n.name(), k -> new ArrayList<>()).add(n));
+    List<String> names = new ArrayList<>(byName.keySet());
+    java.util.Collections.shuffle(names, random);
+    List<NodeView> shuffled = new ArrayList<>();
+    names.forEach(name -> shuffled.addAll(byName.get(name)));
+    RolloutSnapshot reordered =
+        new RolloutSnapshot(
+            snapshot.daemonSet(),
+            snapshot.pods(),
+            shuffled,
+            snapshot.revisions(),
+            snapshot.unreadableNodes(),
+            snapshot.podsListed(),
+            snapshot.events());
+    AnalyzerSettings settings = new AnalyzerSettings(Duration.ofSeconds(random.nextInt(900)));
+
+    assertThat(RolloutAnalyzer.analyze(reordered, NOW, settings))
+        .isEqualTo(RolloutAnalyzer.analyze(snapshot, NOW, settings));
+  }
+
   private static java.util.Set<String> nodeNames(RolloutSnapshot s) {
     java.util.Set<String> names = new java.util.HashSet<>();
     s.nodes().forEach(n -> names.add(n.name()));
