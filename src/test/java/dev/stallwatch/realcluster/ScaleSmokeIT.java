@@ -40,6 +40,8 @@ class ScaleSmokeIT {
     assertThat(r.rollout().cpuSeconds()).isPositive();
     assertThat(r.detection().detected()).isEqualTo(4);
     assertThat(r.detection().toMetricSeconds()).hasSize(4);
+    // No RolloutStall of a revision that was not broken (the relist-order guard, SnapshotLag).
+    assertThat(r.detection().otherStalls()).isEmpty();
     // Generous bounds for a shared CI machine; the benchmark reports the real figures.
     assertThat(r.detection().rolloutStall().max()).isBetween(-1.0, 10.0);
     assertThat(r.detection().metric().max()).isBetween(-1.0, 10.0);
