@@ -42,16 +42,7 @@ class DumpReaderTest {
 
     assertSeedObjects(dump);
     assertThat(dump.daemonSets().get(0).origin()).isEqualTo(file + " items[0]");
-    assertThat(
-            dump.pods()
-                .get(0)
-                .object()
-                .getStatus()
-                .getContainerStatuses()
-                .get(0)
-                .getState()
-                .getWaiting()
-                .getReason())
+    assertThat(dump.pods().get(0).object().containerStatuses().get(0).waitingReason())
         .isEqualTo("ImagePullBackOff");
     assertThat(dump.ignored()).isEmpty();
   }
@@ -87,12 +78,8 @@ class DumpReaderTest {
     Dump dump = read(single, typed);
 
     assertThat(dump.errors()).isEmpty();
-    assertThat(dump.nodes())
-        .extracting(e -> e.object().getMetadata().getName())
-        .containsExactly("gpu-node-9");
-    assertThat(dump.pods())
-        .extracting(e -> e.object().getMetadata().getName())
-        .containsExactly("p");
+    assertThat(dump.nodes()).extracting(e -> e.object().name()).containsExactly("gpu-node-9");
+    assertThat(dump.pods()).extracting(e -> e.object().name()).containsExactly("p");
   }
 
   @Test
