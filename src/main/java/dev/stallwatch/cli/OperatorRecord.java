@@ -1,8 +1,8 @@
 package dev.stallwatch.cli;
 
-import dev.stallwatch.operator.StallName;
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.crd.StallName;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;

@@ -1,5 +1,7 @@
 package dev.stallwatch.cli;
 
+import dev.stallwatch.app.ClusterOptions;
+import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.rollback.RevisionRestorer;
 import dev.stallwatch.rollback.RollbackRefusedException;
 import dev.stallwatch.rollback.RollbackResult;

@@ -1,5 +1,9 @@
 package dev.stallwatch.cli;
 
+import dev.stallwatch.app.ClusterOptions;
+import dev.stallwatch.app.DurationParser;
+import dev.stallwatch.app.DurationText;
+import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.NodeRow;

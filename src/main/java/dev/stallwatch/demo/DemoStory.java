@@ -1,11 +1,11 @@
 package dev.stallwatch.demo;
 
 import dev.stallwatch.cluster.EmbeddedApiServer;
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.operator.HealthEndpoint;
 import dev.stallwatch.operator.OperatorSettings;
 import dev.stallwatch.operator.StallwatchOperator;
-import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.Phase;

@@ -1,9 +1,9 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackDecision;
 import dev.stallwatch.rollback.RollbackPolicy;

@@ -1,6 +1,6 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutVerdict;

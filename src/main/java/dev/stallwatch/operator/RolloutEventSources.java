@@ -1,9 +1,9 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.kube.PodTemplates;
-import dev.stallwatch.operator.crd.RolloutStall;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodTemplateView;
 import dev.stallwatch.rollout.PodView;

@@ -1,6 +1,6 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStallStatus;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;

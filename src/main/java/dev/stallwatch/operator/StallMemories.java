@@ -1,7 +1,7 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.StallMemory;

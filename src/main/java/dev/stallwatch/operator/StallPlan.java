@@ -1,7 +1,7 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,11 +1,12 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallSpec;
+import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStallStatus.Rollback;
+import dev.stallwatch.crd.StallName;
 import dev.stallwatch.operator.StallPlan.Change;
 import dev.stallwatch.operator.StallPlan.Kind;
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallSpec;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
-import dev.stallwatch.operator.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.ObjectRef;

@@ -1,11 +1,11 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.operator.crd.RolloutStallStatus;
-import dev.stallwatch.operator.crd.RolloutStallStatus.NodeSplit;
-import dev.stallwatch.operator.crd.RolloutStallStatus.Revision;
-import dev.stallwatch.operator.crd.RolloutStallStatus.Rollback;
-import dev.stallwatch.operator.crd.RolloutStallStatus.StallCounts;
-import dev.stallwatch.operator.crd.RolloutStallStatus.StalledNode;
+import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStallStatus.NodeSplit;
+import dev.stallwatch.crd.RolloutStallStatus.Revision;
+import dev.stallwatch.crd.RolloutStallStatus.Rollback;
+import dev.stallwatch.crd.RolloutStallStatus.StallCounts;
+import dev.stallwatch.crd.RolloutStallStatus.StalledNode;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.NodeRow;

@@ -1,6 +1,6 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStallStatus;
 
 /**
  * What happened to a stall between the status it had and the one it gets. Events follow

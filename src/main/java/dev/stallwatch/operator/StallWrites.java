@@ -1,7 +1,7 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.operator.StallPlan.Change;
-import dev.stallwatch.operator.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;

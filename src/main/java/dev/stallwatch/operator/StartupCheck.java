@@ -1,7 +1,7 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.cli.ExitCodes;
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;

@@ -1,5 +1,6 @@
 package dev.stallwatch.cli;
 
+import dev.stallwatch.main.StallwatchCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.stallwatch.main.StallwatchCommand;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

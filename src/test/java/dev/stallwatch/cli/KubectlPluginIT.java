@@ -2,6 +2,7 @@ package dev.stallwatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.stallwatch.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.cli.StallwatchCommand;
+import dev.stallwatch.main.StallwatchCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.stallwatch.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.cli.StallwatchCommand;
+import dev.stallwatch.main.StallwatchCommand;
 import dev.stallwatch.operator.OperatorCommand;
 import dev.stallwatch.operator.OperatorSettings;
 import io.fabric8.kubernetes.api.model.EnvVar;

@@ -2,8 +2,8 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.RollbackPolicy;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;

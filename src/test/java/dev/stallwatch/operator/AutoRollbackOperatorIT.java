@@ -3,8 +3,9 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.crd.StallName;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;

@@ -2,7 +2,7 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;

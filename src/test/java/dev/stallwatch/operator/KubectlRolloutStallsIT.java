@@ -3,7 +3,7 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;

@@ -3,7 +3,7 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;

@@ -7,7 +7,7 @@ import static dev.stallwatch.operator.TestingVerdicts.stall;
 import static dev.stallwatch.operator.TestingVerdicts.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RevisionSummary;

@@ -3,8 +3,8 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.RevisionRestorer;
 import dev.stallwatch.rollback.RollbackTarget;
 import io.micrometer.prometheusmetrics.PrometheusConfig;

@@ -1,7 +1,7 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.cluster.EmbeddedApiServer;
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.sim.Scenarios;
 import dev.stallwatch.sim.SimClock;
 import dev.stallwatch.sim.SimulatedCluster;

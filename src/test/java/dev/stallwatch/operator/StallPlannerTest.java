@@ -7,9 +7,9 @@ import static dev.stallwatch.operator.TestingVerdicts.stall;
 import static dev.stallwatch.operator.TestingVerdicts.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.operator.StallPlan.Kind;
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Phase;

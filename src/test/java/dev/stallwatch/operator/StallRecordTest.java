@@ -5,7 +5,7 @@ import static dev.stallwatch.operator.TestingVerdicts.STALLED_SINCE;
 import static dev.stallwatch.operator.TestingVerdicts.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollout.Cause;
 import java.time.Clock;
 import java.time.Duration;

@@ -3,7 +3,7 @@ package dev.stallwatch.operator;
 import static dev.stallwatch.operator.TestingVerdicts.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollout.Cause;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.cluster.EmbeddedApiServer;
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;

@@ -1,8 +1,9 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.operator.crd.RolloutStall;
-import dev.stallwatch.operator.crd.RolloutStallSpec;
-import dev.stallwatch.operator.crd.RolloutStallStatus;
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallSpec;
+import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.crd.StallName;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.Evidence;

@@ -3,7 +3,7 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.operator.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;

@@ -3,8 +3,8 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.operator.StallEvents;
-import dev.stallwatch.operator.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.Event;
 import java.time.Duration;
 import java.time.Instant;

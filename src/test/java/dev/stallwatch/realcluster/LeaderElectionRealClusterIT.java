@@ -3,9 +3,9 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.operator.OperatorSettings;
 import dev.stallwatch.operator.StallEvents;
-import dev.stallwatch.operator.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.nio.file.Path;
 import java.util.List;

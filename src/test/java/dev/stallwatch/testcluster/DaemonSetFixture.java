@@ -341,9 +341,8 @@ public final class DaemonSetFixture {
                 + "\", \"since\": \""
                 + since
                 + "\"}]}}",
-            dev.stallwatch.operator.crd.RolloutStall.class);
-    var stalls =
-        client.resources(dev.stallwatch.operator.crd.RolloutStall.class).inNamespace(namespace);
+            dev.stallwatch.crd.RolloutStall.class);
+    var stalls = client.resources(dev.stallwatch.crd.RolloutStall.class).inNamespace(namespace);
     stalls.resource(stall).create();
     if (stalls.withName(stallName).get().getStatus() == null) {
       stalls.resource(stall).updateStatus();

@@ -1,4 +1,4 @@
-package dev.stallwatch.cli;
+package dev.stallwatch.app;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;

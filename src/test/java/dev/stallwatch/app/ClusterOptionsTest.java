@@ -1,4 +1,4 @@
-package dev.stallwatch.cli;
+package dev.stallwatch.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.stallwatch.cli;
+package dev.stallwatch.app;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

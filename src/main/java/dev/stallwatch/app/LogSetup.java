@@ -1,4 +1,4 @@
-package dev.stallwatch.operator;
+package dev.stallwatch.app;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

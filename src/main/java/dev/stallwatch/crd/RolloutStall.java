@@ -1,4 +1,4 @@
-package dev.stallwatch.operator.crd;
+package dev.stallwatch.crd;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;

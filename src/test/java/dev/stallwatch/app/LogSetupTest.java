@@ -1,4 +1,4 @@
-package dev.stallwatch.operator;
+package dev.stallwatch.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package dev.stallwatch.operator.crd;
+package dev.stallwatch.crd;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;

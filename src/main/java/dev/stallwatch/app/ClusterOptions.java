@@ -1,4 +1,4 @@
-package dev.stallwatch.cli;
+package dev.stallwatch.app;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -137,7 +137,7 @@ public final class ClusterOptions {
    * each preceded by a space ("" when neither was given): to repeat in a command we print, so that
    * it reaches the same cluster.
    */
-  String clusterFlags() {
+  public String clusterFlags() {
     StringBuilder flags = new StringBuilder();
     if (context != null) {
       flags.append(" --context ").append(shellQuote(context));

@@ -1,12 +1,12 @@
-package dev.stallwatch.cli;
+package dev.stallwatch.app;
 
 import java.time.Duration;
 
 /** Durations as the command line takes them back: {@code 90s}, {@code 5m}, {@code 1h30m}. */
-final class DurationText {
+public final class DurationText {
   private DurationText() {}
 
-  static String of(Duration d) {
+  public static String of(Duration d) {
     long s = Math.max(0, d.getSeconds());
     if (s == 0 && d.toMillis() > 0) {
       return d.toMillis() + "ms";

@@ -1,4 +1,4 @@
-package dev.stallwatch.operator.crd;
+package dev.stallwatch.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,7 +35,7 @@ class CommittedCrdTest {
     if (Boolean.getBoolean("stallwatch.updateCrd")) {
       Files.writeString(
           COMMITTED,
-          "# Generated from dev.stallwatch.operator.crd.RolloutStall: do not edit, see"
+          "# Generated from dev.stallwatch.crd.RolloutStall: do not edit, see"
               + " CommittedCrdTest.\n"
               + serialization.asYaml(expected));
     }

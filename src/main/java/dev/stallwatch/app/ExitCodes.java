@@ -1,4 +1,4 @@
-package dev.stallwatch.cli;
+package dev.stallwatch.app;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -19,6 +19,15 @@ public final class ExitCodes {
   public static final int ACCESS = 3;
 
   private ExitCodes() {}
+
+  /** Installs these exit codes and error handlers on a root command line; returns it. */
+  public static CommandLine configure(CommandLine cli) {
+    cli.setExitCodeExceptionMapper(ExitCodes::forException);
+    cli.setExecutionExceptionHandler(ExitCodes::handleExecutionException);
+    cli.setParameterExceptionHandler(ExitCodes::handleParameterException);
+    cli.setExecutionStrategy(ExitCodes::execute);
+    return cli;
+  }
 
   /**
    * Runs the parsed command as picocli's {@code RunLast} does, and turns a JVM error — out of

@@ -1,4 +1,4 @@
-package dev.stallwatch.operator;
+package dev.stallwatch.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

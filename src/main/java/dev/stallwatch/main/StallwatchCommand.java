@@ -1,10 +1,13 @@
-package dev.stallwatch.cli;
+package dev.stallwatch.main;
 
+import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.app.VersionProvider;
+import dev.stallwatch.cli.DiagnoseCommand;
+import dev.stallwatch.cli.StatusCommand;
+import dev.stallwatch.cli.UndoCommand;
+import dev.stallwatch.cli.WaitCommand;
 import dev.stallwatch.demo.DemoCommand;
 import dev.stallwatch.operator.OperatorCommand;
-import java.io.IOException;
-import java.io.InputStream;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "stallwatch",
     mixinStandardHelpOptions = true,
-    versionProvider = StallwatchCommand.Version.class,
+    versionProvider = VersionProvider.class,
     description = {
       "Finds the node a DaemonSet rollout stopped on, says why, "
           + "and shows which nodes run which spec."
@@ -36,35 +39,12 @@ public final class StallwatchCommand implements Runnable {
 
   /** The configured command line, shared by {@link #main} and tests. */
   public static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new StallwatchCommand());
-    cli.setExitCodeExceptionMapper(ExitCodes::forException);
-    cli.setExecutionExceptionHandler(ExitCodes::handleExecutionException);
-    cli.setParameterExceptionHandler(ExitCodes::handleParameterException);
-    cli.setExecutionStrategy(ExitCodes::execute);
-    return cli;
+    return ExitCodes.configure(new CommandLine(new StallwatchCommand()));
   }
 
   @Override
   public void run() {
     spec.commandLine().usage(spec.commandLine().getErr());
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
-  }
-
-  /** Reads the version that Maven filtered into the jar. */
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() throws IOException {
-      Properties props = new Properties();
-      try (InputStream in =
-          StallwatchCommand.class.getResourceAsStream("/dev/stallwatch/version.properties")) {
-        if (in != null) {
-          props.load(in);
-        }
-      }
-      return new String[] {
-        "stallwatch " + props.getProperty("version", "unknown"),
-        "Java " + System.getProperty("java.version")
-      };
-    }
   }
 }

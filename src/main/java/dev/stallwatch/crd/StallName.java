@@ -1,4 +1,4 @@
-package dev.stallwatch.operator;
+package dev.stallwatch.crd;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

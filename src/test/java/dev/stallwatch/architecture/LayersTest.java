@@ -1,0 +1,102 @@
+package dev.stallwatch.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layers of the production code: the pure analyzer at the bottom, the adapters from Kubernetes
+ * objects above it, the plumbing every face shares, the faces, and the root command that wires
+ * them. The simulator and the embedded API server exist for the demo (and tests) only.
+ */
+class LayersTest {
+  private static JavaClasses production;
+
+  @BeforeAll
+  static void importClasses() {
+    production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.stallwatch");
+  }
+
+  @Test
+  void eachLayerUsesOnlyTheLayersBelowIt() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInLayers()
+        .layer("Core")
+        .definedBy("dev.stallwatch.rollout..")
+        .layer("Adapters")
+        .definedBy(
+            "dev.stallwatch.kube..",
+            "dev.stallwatch.crd..",
+            "dev.stallwatch.rollback..",
+            "dev.stallwatch.report..")
+        .layer("App")
+        .definedBy("dev.stallwatch.app..")
+        .layer("Faces")
+        .definedBy("dev.stallwatch.cli..", "dev.stallwatch.operator..", "dev.stallwatch.demo..")
+        .layer("Simulation")
+        .definedBy("dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+        .layer("Main")
+        .definedBy("dev.stallwatch.main..")
+        .whereLayer("Main")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("Faces")
+        .mayOnlyBeAccessedByLayers("Main")
+        .whereLayer("Simulation")
+        .mayOnlyBeAccessedByLayers("Faces")
+        .whereLayer("App")
+        .mayOnlyBeAccessedByLayers("Faces", "Main")
+        .whereLayer("Adapters")
+        .mayOnlyBeAccessedByLayers("Faces", "Simulation")
+        .whereLayer("Core")
+        .mayOnlyBeAccessedByLayers("Adapters", "Faces", "Simulation")
+        .check(production);
+  }
+
+  @Test
+  void theSimulatorAndTheEmbeddedApiServerServeOnlyTheDemo() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackages(
+            "dev.stallwatch.demo..", "dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+        .check(production);
+  }
+
+  @Test
+  void theOperatorNeedsNeitherTheCommandLineNorTheDemo() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.stallwatch.operator..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.stallwatch.cli..", "dev.stallwatch.demo..")
+        .check(production);
+  }
+
+  @Test
+  void theCommandLineNeedsNeitherTheOperatorNorTheDemo() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.stallwatch.cli..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.stallwatch.operator..", "dev.stallwatch.demo..")
+        .check(production);
+  }
+
+  @Test
+  void noPackageCycles() {
+    slices().matching("dev.stallwatch.(*)..").should().beFreeOfCycles().check(production);
+  }
+}
