@@ -1,7 +1,5 @@
 package dev.stallwatch.bench;
 
-import dev.stallwatch.kube.KubeViews;
-import dev.stallwatch.operator.CachePruning;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
@@ -43,12 +41,7 @@ public class AnalyzerBenchmark {
   @Setup
   public void setUp() {
     RolloutFixture f = new RolloutFixture(nodes, state);
-    snapshot =
-        new RolloutSnapshot(
-            KubeViews.daemonSet(CachePruning.daemonSet(f.daemonSet)),
-            f.pods.stream().map(CachePruning::pod).map(KubeViews::pod).toList(),
-            f.nodes.stream().map(CachePruning::node).map(KubeViews::node).toList(),
-            f.revisions.stream().map(CachePruning::revision).map(KubeViews::revision).toList());
+    snapshot = f.snapshot();
     RolloutVerdict v = analyze();
     String expected =
         switch (state) {

@@ -29,12 +29,7 @@ public final class CpuTime {
     for (int nodes : new int[] {500, 5000}) {
       for (RolloutFixture.State state : RolloutFixture.State.values()) {
         RolloutFixture f = new RolloutFixture(nodes, state);
-        RolloutSnapshot snapshot =
-            new RolloutSnapshot(
-                KubeViews.daemonSet(CachePruning.daemonSet(f.daemonSet)),
-                f.pods.stream().map(CachePruning::pod).map(KubeViews::pod).toList(),
-                f.nodes.stream().map(CachePruning::node).map(KubeViews::node).toList(),
-                f.revisions.stream().map(CachePruning::revision).map(KubeViews::revision).toList());
+        RolloutSnapshot snapshot = f.snapshot();
         report(
             "analyze " + state,
             nodes,

@@ -1,5 +1,10 @@
 package dev.stallwatch.bench;
 
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.operator.CachePruning;
+import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.rollout.PodView;
+import dev.stallwatch.rollout.RolloutSnapshot;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -16,9 +21,11 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 /**
  * One DaemonSet rollout on {@code nodes} nodes as the API server would hand it to an informer:
@@ -70,6 +77,24 @@ public final class RolloutFixture {
         pods.add(pod(node, 1, NOW.minusSeconds(86_400), Status.READY));
       }
     }
+  }
+
+  /**
+   * The analyzer's input: views of the cached (pruned) objects, nodes and pods in a fixed shuffled
+   * order — an informer's cache hands them out in hash order, not sorted by name.
+   */
+  public RolloutSnapshot snapshot() {
+    List<PodView> podViews =
+        new ArrayList<>(pods.stream().map(CachePruning::pod).map(KubeViews::pod).toList());
+    List<NodeView> nodeViews =
+        new ArrayList<>(nodes.stream().map(CachePruning::node).map(KubeViews::node).toList());
+    Collections.shuffle(podViews, new Random(12));
+    Collections.shuffle(nodeViews, new Random(34));
+    return new RolloutSnapshot(
+        KubeViews.daemonSet(CachePruning.daemonSet(daemonSet)),
+        podViews,
+        nodeViews,
+        revisions.stream().map(CachePruning::revision).map(KubeViews::revision).toList());
   }
 
   static String hash(int revision) {

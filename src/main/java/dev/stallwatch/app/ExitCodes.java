@@ -63,7 +63,8 @@ public final class ExitCodes {
     }
     return "unexpected "
         + e.getClass().getSimpleName()
-        + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        + (e.getMessage() == null ? "" : ": " + e.getMessage())
+        + " (stallwatch could not finish: a bug or a broken installation; please report it)";
   }
 
   static int forException(Throwable t) {

@@ -90,8 +90,27 @@ public final class DiagnoseCommand implements Callable<Integer> {
       description = "Only the DaemonSet of this name.")
   String daemonSet;
 
+  /** Said with any unexpected failure, so that nobody reads exit 2 as a verdict. */
+  static final String BUG_HINT =
+      "hint: diagnose could not finish, so this says nothing about your rollouts; it is a"
+          + " stallwatch bug: please report it with the command and, if you can, the input";
+
   @Override
   public Integer call() {
+    try {
+      return diagnose();
+    } catch (ExitCodes.UserException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      PrintWriter err = spec.commandLine().getErr();
+      err.println("error: unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage());
+      err.println(BUG_HINT);
+      err.flush();
+      return ExitCodes.USAGE;
+    }
+  }
+
+  private int diagnose() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     Instant at = now == null ? Instant.now() : now;
@@ -111,7 +130,12 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     .thenComparing(s -> s.daemonSet().name()))
             .toList();
     if (selected.isEmpty()) {
-      InputSummary.unsupportedLine(dump).ifPresent(out::println);
+      if (output == Format.json) {
+        // Scripts parse stdout: still JSON, with nothing judged and what was not.
+        out.print(JsonReport.render(report(at, List.of(), dump)));
+      } else {
+        InputSummary.unsupportedLine(dump).ifPresent(out::println);
+      }
       out.flush();
       errors.forEach(e -> err.println("error: " + e));
       err.println("error: " + nothingSelected(grouped.snapshots(), dump));
@@ -121,11 +145,13 @@ public final class DiagnoseCommand implements Callable<Integer> {
     warnAboutMissingKinds(dump, err);
 
     List<RolloutVerdict> verdicts = new ArrayList<>();
+    boolean analysisFailed = false;
     for (RolloutSnapshot snapshot : selected) {
       try {
         verdicts.add(RolloutAnalyzer.analyze(snapshot, at, settings));
       } catch (RuntimeException e) {
         // A defect in the analysis of one DaemonSet must not hide the verdicts of the others.
+        analysisFailed = true;
         errors.add(
             "DaemonSet "
                 + snapshot.daemonSet().ref()
@@ -136,10 +162,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
       }
     }
     if (output == Format.json) {
-      ObjectNode tree = JsonReport.tree(at, verdicts);
-      tree.set("unsupported", InputSummary.unsupportedJson(dump));
-      tree.set("input", InputSummary.json(dump));
-      out.print(JsonReport.render(tree));
+      out.print(JsonReport.render(report(at, verdicts, dump)));
     } else {
       out.print(TableReport.render(at, verdicts));
       InputSummary.unsupportedLine(dump).ifPresent(line -> out.println("\n" + line));
@@ -147,11 +170,21 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
     out.flush();
     errors.forEach(e -> err.println("error: " + e));
+    if (analysisFailed) {
+      err.println(BUG_HINT);
+    }
     err.flush();
     if (!errors.isEmpty()) {
       return ExitCodes.USAGE;
     }
     return verdicts.stream().anyMatch(RolloutVerdict::stalled) ? ExitCodes.STALLED : ExitCodes.OK;
+  }
+
+  private static ObjectNode report(Instant at, List<RolloutVerdict> verdicts, Dump dump) {
+    ObjectNode tree = JsonReport.tree(at, verdicts);
+    tree.set("unsupported", InputSummary.unsupportedJson(dump));
+    tree.set("input", InputSummary.json(dump));
+    return tree;
   }
 
   /** The dump with only the unsupported objects that -n and DAEMONSET select. */

@@ -757,6 +757,10 @@ public final class DumpReader {
     if (!wantsInteger) {
       return null;
     }
+    if (found.isFloatingPointNumber() && !Double.isFinite(found.doubleValue())) {
+      // 1e400 reads as Infinity: it has no decimal form left to quote.
+      return "expected an integer, found a number beyond any range";
+    }
     // 1e30 and 1.5 as the input spells them, not Java's 1.0E30.
     String text =
         found.isFloatingPointNumber()

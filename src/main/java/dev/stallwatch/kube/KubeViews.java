@@ -253,7 +253,9 @@ public final class KubeViews {
   }
 
   private static DaemonSetView.Status status(DaemonSetStatus s) {
-    if (s == null) {
+    // The controller always writes desiredNumberScheduled; a status without it is not the
+    // controller's report, and reading it as "0 desired" would make the rollout look complete.
+    if (s == null || s.getDesiredNumberScheduled() == null) {
       return null;
     }
     return new DaemonSetView.Status(

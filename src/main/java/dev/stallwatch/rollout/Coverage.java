@@ -45,6 +45,9 @@ record Coverage(Evidence evidence, List<String> missing) {
       }
       (unreadableNodes.contains(name) ? unreadable : absent).add(name);
     }
+    // Named in name order, whatever order the map keeps.
+    unreadable.sort(null);
+    absent.sort(null);
     List<String> missing = new ArrayList<>();
     if (!unreadable.isEmpty()) {
       missing.add(phrase(unreadable, "could not be read"));

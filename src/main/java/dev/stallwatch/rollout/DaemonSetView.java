@@ -72,13 +72,16 @@ public record DaemonSetView(
 
     /**
      * Whether {@code .status} itself says the rollout is done: the controller observed {@code
-     * generation}, and updated = available = desired = current, with nothing misscheduled.
+     * generation}, and updated = available = ready = desired = current, with nothing misscheduled.
+     * Ready is checked too although available pods are ready: a status that says more pods are
+     * available than ready contradicts itself and proves nothing (kstatus's {@code dsLessReady}).
      */
     public boolean reportsComplete(long generation) {
       return observedGeneration != null
           && observedGeneration >= generation
           && updatedNumberScheduled == desiredNumberScheduled
           && numberAvailable == desiredNumberScheduled
+          && numberReady == desiredNumberScheduled
           && currentNumberScheduled == desiredNumberScheduled
           && numberMisscheduled == 0;
     }

@@ -61,7 +61,22 @@ final class NodeAssessor {
     }
   }
 
+  private static final NodePods EMPTY = new NodePods(List.of(), List.of(), List.of());
+
   private NodePods group(List<PodView> pods) {
+    if (pods.isEmpty()) {
+      return EMPTY;
+    }
+    if (pods.size() == 1) { // the usual node: no lists to grow
+      PodView pod = pods.get(0);
+      List<PodView> one = List.of(pod);
+      if (pod.terminating()) {
+        return new NodePods(List.of(), List.of(), one);
+      }
+      return split.isNew(pod)
+          ? new NodePods(one, List.of(), List.of())
+          : new NodePods(List.of(), one, List.of());
+    }
     List<PodView> liveNew = new ArrayList<>();
     List<PodView> liveOld = new ArrayList<>();
     List<PodView> terminating = new ArrayList<>();
@@ -84,18 +99,19 @@ final class NodeAssessor {
    */
   Assessment desired(NodeView node, List<PodView> pods) {
     NodePods p = group(pods);
-    Optional<PodView> availableNew = p.liveNew().stream().filter(this::available).findFirst();
-    if (availableNew.isPresent()) {
-      return plain(node.name(), availableNew.get(), Revision.NEW, Standing.UPDATED);
+    for (PodView pod : p.liveNew()) {
+      if (available(pod)) {
+        return plain(node.name(), pod, Revision.NEW, Standing.UPDATED);
+      }
     }
     // A stall needs a rollout: a new pod that was Ready before its node went down is an outage.
-    Instant down = NodeOutage.downSince(node);
-    Optional<PodView> passed =
-        p.liveNew().stream()
-            .filter(pod -> down != null && NodeOutage.readyBefore(pod, down))
-            .findFirst();
-    if (passed.isPresent()) {
-      return plain(node.name(), passed.get(), Revision.NEW, Standing.UNAVAILABLE);
+    Instant down = p.liveNew().isEmpty() ? null : NodeOutage.downSince(node);
+    if (down != null) {
+      for (PodView pod : p.liveNew()) {
+        if (NodeOutage.readyBefore(pod, down)) {
+          return plain(node.name(), pod, Revision.NEW, Standing.UNAVAILABLE);
+        }
+      }
     }
     if (p.liveNew().isEmpty() && !p.liveOld().isEmpty()) {
       return plain(node.name(), p.liveOld().get(0), Revision.OLD, Standing.WAITING);

@@ -40,10 +40,24 @@ record PhaseReport(Phase phase, String reason, String message) {
           "all " + counts.desired() + " desired nodes run revision " + target + ", available");
     }
     if (ds.strategy().onDelete()) {
+      if (coverage.full() || ds.status() == null) {
+        return new PhaseReport(
+            Phase.OnDelete,
+            "OnDelete",
+            progress + " to revision " + target + "; old pods are replaced only when deleted");
+      }
+      DaemonSetView.Status st = ds.status();
       return new PhaseReport(
           Phase.OnDelete,
           "OnDelete",
-          progress + " to revision " + target + "; old pods are replaced only when deleted");
+          ".status reports "
+              + st.updatedNumberScheduled()
+              + " of "
+              + st.desiredNumberScheduled()
+              + " desired nodes updated to revision "
+              + target
+              + "; old pods are replaced only when deleted; "
+              + lacking);
     }
     if (!stalled.isEmpty()) {
       NodeRow first = stalled.get(0);
@@ -123,6 +137,9 @@ record PhaseReport(Phase phase, String reason, String message) {
               + " desired nodes updated, "
               + st.numberAvailable()
               + " available"
+              + (st.numberReady() < st.numberAvailable()
+                  ? " but only " + st.numberReady() + " ready"
+                  : "")
               + (st.numberMisscheduled() > 0
                   ? ", " + st.numberMisscheduled() + " misscheduled"
                   : "")

@@ -3,6 +3,7 @@ package dev.stallwatch.rollout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
 
 /**
  * Pod predicates of the upstream controller: {@code IsPodReady}, {@code IsPodAvailable}, {@code
@@ -29,19 +30,12 @@ public final class PodAvailability {
 
   /** The pod's {@code Ready} condition is {@code True}. */
   public static boolean isReady(PodView pod) {
-    return pod.condition("Ready").map(c -> "True".equals(c.status())).orElse(false);
+    return isReady(readyCondition(pod));
   }
 
   /** Ready, and for longer than {@code minReadySeconds} (strictly) at {@code now}. */
   public static boolean isAvailable(PodView pod, int minReadySeconds, Instant now) {
-    if (!isReady(pod)) {
-      return false;
-    }
-    if (minReadySeconds <= 0) {
-      return true;
-    }
-    Instant since = pod.condition("Ready").map(PodView.Condition::lastTransition).orElse(null);
-    return since != null && since.plusSeconds(minReadySeconds).isBefore(now);
+    return isAvailable(readyCondition(pod), minReadySeconds, now);
   }
 
   /**
@@ -49,11 +43,46 @@ public final class PodAvailability {
    * next evaluation.
    */
   public static Instant availableAt(PodView pod, int minReadySeconds, Instant now) {
-    if (!isReady(pod) || isAvailable(pod, minReadySeconds, now)) {
+    PodView.Condition ready = readyCondition(pod);
+    if (!isReady(ready) || isAvailable(ready, minReadySeconds, now)) {
       return null;
     }
-    Instant since = pod.condition("Ready").map(PodView.Condition::lastTransition).orElse(null);
+    Instant since = ready.lastTransition();
     return since == null ? null : since.plus(Duration.ofSeconds(minReadySeconds)).plusMillis(1);
+  }
+
+  /**
+   * The pod's first {@code Ready} condition, or null: looked up once by the predicates above, which
+   * run for every pod of every analysis (a loop, no Optional).
+   */
+  static PodView.Condition readyCondition(PodView pod) {
+    List<PodView.Condition> conditions = pod.conditions();
+    for (int i = 0, n = conditions.size(); i < n; i++) {
+      PodView.Condition c = conditions.get(i);
+      if ("Ready".equals(c.type())) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** {@link #isReady(PodView)} on an already looked-up {@link #readyCondition}. */
+  static boolean isReady(PodView.Condition ready) {
+    return ready != null && "True".equals(ready.status());
+  }
+
+  /**
+   * {@link #isAvailable(PodView, int, Instant)} on an already looked-up {@link #readyCondition}.
+   */
+  static boolean isAvailable(PodView.Condition ready, int minReadySeconds, Instant now) {
+    if (!isReady(ready)) {
+      return false;
+    }
+    if (minReadySeconds <= 0) {
+      return true;
+    }
+    Instant since = ready.lastTransition();
+    return since != null && since.plusSeconds(minReadySeconds).isBefore(now);
   }
 
   /**

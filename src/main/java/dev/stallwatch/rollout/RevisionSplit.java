@@ -1,9 +1,14 @@
 package dev.stallwatch.rollout;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Decides which revision is new and which is old, and whether a pod runs the new one.
@@ -22,6 +27,8 @@ final class RevisionSplit {
   private final RevisionSummary oldSummary;
   private final PodTemplateView oldTemplate;
   private final java.time.Instant rolloutStart;
+  // Each given pod's newness, decided once: the analysis asks it several times per pod.
+  private final Map<PodView, Boolean> newness;
 
   private RevisionSplit(DaemonSetView ds, List<RevisionView> revisions, List<PodView> pods) {
     this.ds = ds;
@@ -29,9 +36,17 @@ final class RevisionSplit {
         ds.templateGeneration() == null ? null : ds.templateGeneration().toString();
     this.newRevision = pickNew(ds, revisions).orElse(null);
     this.newHash = newRevision == null ? "" : newRevision.hash();
+    this.newness = new IdentityHashMap<>(pods.size());
+    List<PodView> oldPods = new ArrayList<>();
+    for (PodView pod : pods) {
+      boolean isNew = PodAvailability.isUpdated(pod, newHash, templateGeneration);
+      newness.put(pod, isNew);
+      if (!isNew) {
+        oldPods.add(pod);
+      }
+    }
     this.newSummary = summarizeNew(pods);
     this.rolloutStart = rolloutStart(newRevision, revisions);
-    List<PodView> oldPods = pods.stream().filter(p -> !isNew(p)).toList();
     RevisionView oldRevision = pickOld(revisions, oldPods).orElse(null);
     if (oldRevision != null) {
       this.oldSummary = summarize(oldRevision);
@@ -49,7 +64,8 @@ final class RevisionSplit {
 
   /** Upstream {@code IsPodUpdated} against the new revision's hash and the template generation. */
   boolean isNew(PodView pod) {
-    return PodAvailability.isUpdated(pod, newHash, templateGeneration);
+    Boolean known = newness.get(pod);
+    return known != null ? known : PodAvailability.isUpdated(pod, newHash, templateGeneration);
   }
 
   String newHash() {
@@ -114,15 +130,17 @@ final class RevisionSplit {
   private Optional<RevisionView> pickOld(List<RevisionView> revisions, List<PodView> oldPods) {
     List<RevisionView> others =
         revisions.stream().filter(r -> !Objects.equals(r, newRevision)).toList();
+    // One pass over the old pods, not one per revision: a DaemonSet keeps up to 10 revisions.
+    Set<String> oldHashes = new HashSet<>();
+    for (PodView pod : oldPods) {
+      String hash = pod.labels().get(PodAvailability.REVISION_HASH_LABEL);
+      if (hash != null) {
+        oldHashes.add(hash);
+      }
+    }
     Optional<RevisionView> runByPod =
         others.stream()
-            .filter(
-                r ->
-                    oldPods.stream()
-                        .anyMatch(
-                            p ->
-                                r.hash()
-                                    .equals(p.labels().get(PodAvailability.REVISION_HASH_LABEL))))
+            .filter(r -> oldHashes.contains(r.hash()))
             .max(Comparator.comparingLong(RevisionView::revision));
     if (runByPod.isPresent() || !oldPods.isEmpty()) {
       return runByPod;

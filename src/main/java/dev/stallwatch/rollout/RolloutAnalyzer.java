@@ -5,12 +5,11 @@ import dev.stallwatch.rollout.NodeRow.Standing;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.Optional;
 
 /**
  * The rollout analyzer: from one DaemonSet's snapshot and an evaluation instant to a {@link
@@ -45,22 +44,38 @@ public final class RolloutAnalyzer {
       RolloutSnapshot snapshot, Instant now, AnalyzerSettings settings, StallMemory memory) {
     Objects.requireNonNull(now, "now");
     DaemonSetView ds = snapshot.daemonSet();
-    List<PodView> pods =
-        snapshot.pods().stream()
-            .filter(p -> Ownership.ownsPod(ds, p))
-            .filter(p -> !(p.terminating() && PodAvailability.isTerminal(p)))
-            .toList();
-    List<RevisionView> revisions =
-        snapshot.revisions().stream().filter(r -> Ownership.ownsRevision(ds, r)).toList();
-    Map<String, NodeView> nodes = new TreeMap<>();
-    for (NodeView node : snapshot.nodes()) {
-      nodes.putIfAbsent(node.name(), node);
+    List<PodView> pods = new ArrayList<>(snapshot.pods().size());
+    for (PodView p : snapshot.pods()) {
+      if (Ownership.ownsPod(ds, p) && !(p.terminating() && PodAvailability.isTerminal(p))) {
+        pods.add(p);
+      }
     }
+    List<RevisionView> revisions = new ArrayList<>();
+    for (RevisionView r : snapshot.revisions()) {
+      if (Ownership.ownsRevision(ds, r)) {
+        revisions.add(r);
+      }
+    }
+    // Hash lookups by node name; the one sort by name is of the node list, so that the rows come
+    // out in name order. The first of two nodes with one name wins, as before.
+    Map<String, NodeView> nodes = new HashMap<>(capacity(snapshot.nodes().size()));
+    List<NodeView> byName = new ArrayList<>(snapshot.nodes().size());
+    for (NodeView node : snapshot.nodes()) {
+      if (nodes.putIfAbsent(node.name(), node) == null) {
+        byName.add(node);
+      }
+    }
+    byName.sort(BY_NAME);
     Map<String, List<PodView>> nodePods = podsByNode(pods);
     Coverage coverage =
         Coverage.of(nodes, snapshot.unreadableNodes(), snapshot.podsListed(), nodePods);
     RevisionSplit split = RevisionSplit.of(ds, revisions, pods);
-    Counts counts = StatusCounts.compute(ds, List.copyOf(nodes.values()), nodePods, split, now);
+    // Each node's eligibility and pods, once: the status counts and the assessment share them.
+    List<PlacedNode> placed = new ArrayList<>(byName.size());
+    for (NodeView node : byName) {
+      placed.add(PlacedNode.of(node, ds.template(), nodePods.getOrDefault(node.name(), List.of())));
+    }
+    Counts counts = StatusCounts.compute(ds, placed, split, now);
     NodeAssessor assessor =
         new NodeAssessor(
             ds,
@@ -73,8 +88,16 @@ public final class RolloutAnalyzer {
     // Without pods in the input no node can be judged one by one: every node would look empty.
     // The verdict then follows .status, as it does without nodes.
     List<Assessment> assessments =
-        snapshot.podsListed() ? assess(ds, nodes, nodePods, assessor, coverage, counts) : List.of();
+        snapshot.podsListed()
+            ? assess(ds, placed, nodes, nodePods, assessor, coverage, counts)
+            : List.of();
     return decide(ds, split, counts, assessments, coverage);
+  }
+
+  private static final Comparator<NodeView> BY_NAME = Comparator.comparing(NodeView::name);
+
+  private static int capacity(int entries) {
+    return (int) Math.min(1L << 30, entries * 4L / 3 + 1);
   }
 
   /**
@@ -105,60 +128,80 @@ public final class RolloutAnalyzer {
   }
 
   private static Map<String, List<PodView>> podsByNode(List<PodView> pods) {
-    Map<String, List<PodView>> byNode = new TreeMap<>();
+    Map<String, List<PodView>> byNode = new HashMap<>(capacity(pods.size()));
     for (PodView pod : pods) {
       if (!pod.targetNode().isEmpty()) {
-        byNode.computeIfAbsent(pod.targetNode(), n -> new ArrayList<>()).add(pod);
+        byNode.computeIfAbsent(pod.targetNode(), n -> new ArrayList<>(2)).add(pod);
       }
     }
-    byNode.values().forEach(list -> list.sort(PodAvailability.OLDEST_FIRST));
+    for (List<PodView> list : byNode.values()) {
+      if (list.size() > 1) {
+        list.sort(PodAvailability.OLDEST_FIRST);
+      }
+    }
     return byNode;
   }
 
+  /**
+   * The rows of the assessed nodes, in node name order.
+   *
+   * @param placed the input's nodes in name order
+   */
   private static List<Assessment> assess(
       DaemonSetView ds,
+      List<PlacedNode> placed,
       Map<String, NodeView> nodes,
       Map<String, List<PodView>> nodePods,
       NodeAssessor assessor,
       Coverage coverage,
       Counts counts) {
-    Map<String, Assessment> rows = new LinkedHashMap<>();
-    Map<String, NodeEligibility.Fit> outside = new TreeMap<>();
-    for (NodeView node : nodes.values()) {
-      NodeEligibility.Fit fit = NodeEligibility.evaluate(node, ds.template());
-      if (fit.shouldRun()) {
-        rows.put(
-            node.name(), assessor.desired(node, nodePods.getOrDefault(node.name(), List.of())));
-      } else {
-        outside.put(node.name(), fit);
+    // Indexed like placed; null where a node has no row (yet).
+    Assessment[] rows = new Assessment[placed.size()];
+    for (int i = 0; i < rows.length; i++) {
+      PlacedNode node = placed.get(i);
+      if (node.fit().shouldRun()) {
+        rows[i] = assessor.desired(node.node(), node.pods());
       }
     }
-    blockedAtStart(ds, nodes, nodePods, assessor, counts, rows);
-    boolean workLeft =
-        rows.values().stream()
-            .anyMatch(
-                a ->
-                    a.row().standing() != Standing.UPDATED
-                        && a.row().standing() != Standing.UNAVAILABLE);
-    for (Map.Entry<String, NodeEligibility.Fit> out : outside.entrySet()) {
-      String name = out.getKey();
-      assessor
-          .notDesired(
-              nodes.get(name), out.getValue(), nodePods.getOrDefault(name, List.of()), workLeft)
-          .ifPresent(a -> rows.put(name, a));
+    blockedAtStart(ds, placed, assessor, counts, rows);
+    boolean workLeft = false;
+    for (Assessment a : rows) {
+      if (a != null
+          && a.row().standing() != Standing.UPDATED
+          && a.row().standing() != Standing.UNAVAILABLE) {
+        workLeft = true;
+        break;
+      }
+    }
+    for (int i = 0; i < rows.length; i++) {
+      PlacedNode node = placed.get(i);
+      if (!node.fit().shouldRun()) {
+        rows[i] = assessor.notDesired(node.node(), node.fit(), node.pods(), workLeft).orElse(null);
+      }
+    }
+    List<Assessment> sorted = new ArrayList<>(rows.length);
+    for (Assessment a : rows) {
+      if (a != null) {
+        sorted.add(a);
+      }
     }
     // Nodes the input lacks: whether they should run the DaemonSet is unknown. Without a full
     // recount, .status tells whether some desired node still has to be updated.
     boolean workLeftAnywhere = workLeft || !(coverage.full() || reportsComplete(ds));
-    TreeSet<String> unseen = new TreeSet<>(nodePods.keySet());
-    unseen.removeAll(nodes.keySet());
-    for (String name : unseen) {
-      rows.put(name, assessor.unseen(name, nodePods.get(name), workLeftAnywhere));
+    boolean unseen = false;
+    for (Map.Entry<String, List<PodView>> e : nodePods.entrySet()) {
+      if (!nodes.containsKey(e.getKey())) {
+        sorted.add(assessor.unseen(e.getKey(), e.getValue(), workLeftAnywhere));
+        unseen = true;
+      }
     }
-    List<Assessment> sorted = new ArrayList<>(rows.values());
-    sorted.sort(Comparator.comparing(a -> a.row().node()));
+    if (unseen) {
+      sorted.sort(BY_NODE);
+    }
     return sorted;
   }
+
+  private static final Comparator<Assessment> BY_NODE = Comparator.comparing(a -> a.row().node());
 
   /**
    * Blocked at start: with the unavailable budget used up by nodes that are down and no node
@@ -167,24 +210,28 @@ public final class RolloutAnalyzer {
    */
   private static void blockedAtStart(
       DaemonSetView ds,
-      Map<String, NodeView> nodes,
-      Map<String, List<PodView>> nodePods,
+      List<PlacedNode> placed,
       NodeAssessor assessor,
       Counts counts,
-      Map<String, Assessment> rows) {
+      Assessment[] rows) {
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
     if (ds.strategy().onDelete()
         || budget.maxSurge() > 0
-        || counts.unavailable() < budget.maxUnavailable()
-        || rows.values().stream().anyMatch(Assessment::holding)) {
+        || counts.unavailable() < budget.maxUnavailable()) {
       return;
     }
-    for (Map.Entry<String, Assessment> e : rows.entrySet()) {
-      if (e.getValue().row().standing() == Standing.WAITING) {
-        String name = e.getKey();
-        assessor
-            .blockedAtStart(nodes.get(name), nodePods.getOrDefault(name, List.of()))
-            .ifPresent(e::setValue);
+    for (Assessment a : rows) {
+      if (a != null && a.holding()) {
+        return;
+      }
+    }
+    for (int i = 0; i < rows.length; i++) {
+      if (rows[i] != null && rows[i].row().standing() == Standing.WAITING) {
+        PlacedNode node = placed.get(i);
+        Optional<Assessment> blocked = assessor.blockedAtStart(node.node(), node.pods());
+        if (blocked.isPresent()) {
+          rows[i] = blocked.get();
+        }
       }
     }
   }
@@ -199,15 +246,31 @@ public final class RolloutAnalyzer {
       Counts counts,
       List<Assessment> assessments,
       Coverage coverage) {
-    List<NodeRow> rows = assessments.stream().map(Assessment::row).toList();
-    List<NodeRow> stalled =
-        rows.stream()
-            .filter(
-                r ->
-                    r.standing() == Standing.STUCK
-                        || (r.standing() == Standing.EXCLUDED && !ds.allowsNodeExclusion()))
-            .sorted(EARLIEST_FIRST)
-            .toList();
+    // One walk over the rows (5,000 at 5,000 nodes) for what the verdict needs of them.
+    List<NodeRow> rows = new ArrayList<>(assessments.size());
+    List<NodeRow> stalledRows = new ArrayList<>();
+    boolean unfinished = false;
+    Instant nextCheck = null;
+    for (Assessment a : assessments) {
+      NodeRow r = a.row();
+      rows.add(r);
+      Standing standing = r.standing();
+      if (standing == Standing.STUCK
+          || (standing == Standing.EXCLUDED && !ds.allowsNodeExclusion())) {
+        stalledRows.add(r);
+      }
+      if (standing == Standing.WAITING
+          || standing == Standing.UNAVAILABLE
+          || standing == Standing.UPDATING
+          || standing == Standing.STUCK) {
+        unfinished = true;
+      }
+      if (a.nextCheck() != null && (nextCheck == null || a.nextCheck().isBefore(nextCheck))) {
+        nextCheck = a.nextCheck();
+      }
+    }
+    stalledRows.sort(EARLIEST_FIRST);
+    List<NodeRow> stalled = stalledRows;
     Long observed = ds.status() == null ? null : ds.status().observedGeneration();
     boolean observedCurrent = observed != null && observed >= ds.generation();
     // Without full evidence the recount cannot prove completeness: .status must say so itself.
@@ -215,20 +278,8 @@ public final class RolloutAnalyzer {
         observedCurrent
             && (coverage.full() || reportsComplete(ds))
             && stalled.isEmpty()
-            && rows.stream()
-                .noneMatch(
-                    r ->
-                        r.standing() == Standing.WAITING
-                            || r.standing() == Standing.UNAVAILABLE
-                            || r.standing() == Standing.UPDATING
-                            || r.standing() == Standing.STUCK);
+            && !unfinished;
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
-    Instant nextCheck =
-        assessments.stream()
-            .map(Assessment::nextCheck)
-            .filter(Objects::nonNull)
-            .min(Comparator.naturalOrder())
-            .orElse(null);
     PhaseReport report =
         PhaseReport.of(ds, split, counts, rows, stalled, complete, observedCurrent, coverage);
     boolean isStalled = report.phase() == Phase.Stalled;

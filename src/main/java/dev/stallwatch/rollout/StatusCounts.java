@@ -1,6 +1,7 @@
 package dev.stallwatch.rollout;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -23,15 +24,28 @@ final class StatusCounts {
       Map<String, List<PodView>> nodePods,
       RevisionSplit split,
       Instant now) {
+    List<PlacedNode> placed = new ArrayList<>(nodes.size());
+    for (NodeView node : nodes) {
+      placed.add(PlacedNode.of(node, ds.template(), nodePods.getOrDefault(node.name(), List.of())));
+    }
+    return compute(ds, placed, split, now);
+  }
+
+  /**
+   * @param nodes each node with its eligibility and its DaemonSet pods (oldest first, without pods
+   *     that are both terminal and deleted)
+   */
+  static Counts compute(
+      DaemonSetView ds, List<PlacedNode> nodes, RevisionSplit split, Instant now) {
     int desired = 0;
     int current = 0;
     int ready = 0;
     int available = 0;
     int upToDate = 0;
     int misscheduled = 0;
-    for (NodeView node : nodes) {
-      List<PodView> pods = nodePods.getOrDefault(node.name(), List.of());
-      if (!NodeEligibility.shouldRun(node, ds.template())) {
+    for (PlacedNode node : nodes) {
+      List<PodView> pods = node.pods();
+      if (!node.fit().shouldRun()) {
         if (!pods.isEmpty()) {
           misscheduled++;
         }
@@ -43,9 +57,10 @@ final class StatusCounts {
       }
       current++;
       PodView pod = pods.get(0);
-      if (PodAvailability.isReady(pod)) {
+      PodView.Condition readiness = PodAvailability.readyCondition(pod);
+      if (PodAvailability.isReady(readiness)) {
         ready++;
-        if (PodAvailability.isAvailable(pod, ds.minReadySeconds(), now)) {
+        if (PodAvailability.isAvailable(readiness, ds.minReadySeconds(), now)) {
           available++;
         }
       }

@@ -104,7 +104,9 @@ class ExitCodesTest {
         .startsWith("stack overflow: the input nests too deeply")
         .contains("-Xss8m");
     assertThat(ExitCodes.describe(new NoClassDefFoundError("x/Y"), 256L << 20))
-        .isEqualTo("unexpected NoClassDefFoundError: x/Y");
+        .isEqualTo(
+            "unexpected NoClassDefFoundError: x/Y (stallwatch could not finish: a bug or a broken"
+                + " installation; please report it)");
     assertThat(ExitCodes.describe(new OutOfMemoryError(), 256L << 20))
         .startsWith("out of memory (Java heap limit 256 MiB); run with a larger heap");
   }

@@ -252,6 +252,14 @@ class DiagnoseCommandTest {
                 + " DaemonSet.apps.kruise.io kube-system/node-agent (apps.kruise.io/v1alpha1)");
     assertThat(alone.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
 
+    // Found by DiagnoseFuzzTest: with -o json stdout was the table's line, not JSON.
+    Run aloneJson = run("-f", kruise.toString(), "--now", NOW, "-o", "json");
+    assertThat(aloneJson.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(aloneJson.json().get("daemonSets")).isEmpty();
+    assertThat(aloneJson.json().get("unsupported").get(0).get("apiVersion").asText())
+        .isEqualTo("apps.kruise.io/v1alpha1");
+    assertThat(aloneJson.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
+
     Run beside =
         run("-f", dump("complete.json"), "-f", kruise.toString(), "--now", NOW, "-o", "json");
     assertThat(beside.exit()).isEqualTo(ExitCodes.OK);
@@ -259,6 +267,70 @@ class DiagnoseCommandTest {
     assertThat(beside.json().get("unsupported").get(0).get("name").asText())
         .isEqualTo("node-agent");
     assertNoStackTrace(beside);
+  }
+
+  /** Standard input that fails with the given error on the first read. */
+  private static InputStream failing(java.util.function.Supplier<? extends Throwable> error) {
+    return new InputStream() {
+      @Override
+      public int read() {
+        throw sneaky(error.get());
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        throw sneaky(error.get());
+      }
+    };
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> RuntimeException sneaky(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  @Test
+  void out_of_memory_while_reading_exits_2_with_the_heap_hint_in_process() {
+    Run run =
+        runWithStdin(
+            failing(() -> new OutOfMemoryError("Java heap space")), "-f", "-", "--now", NOW);
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err())
+        .startsWith("error: out of memory (Java heap limit ")
+        .contains("-Xmx2g")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void an_unexpected_failure_exits_2_with_a_hint_never_1() {
+    Run run =
+        runWithStdin(failing(() -> new IllegalStateException("boom")), "-f", "-", "--now", NOW);
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err()).contains("boom").doesNotContain("\tat ");
+    assertThat(run.err().lines().filter(l -> l.startsWith("hint:") || l.contains("-Xmx")))
+        .as("a hint: %s", run.err())
+        .isNotEmpty();
+  }
+
+  @Test
+  void a_number_beyond_any_range_is_named_not_an_unexpected_exception() throws Exception {
+    // Found by DiagnoseFuzzTest: 1E+400 reads as Infinity, and quoting it threw.
+    Path ds = dir.resolve("ds.json");
+    JsonNode list = JSON.readTree(Files.readString(Path.of(dump("complete.json"))));
+    String object = list.get("items").get(0).toString();
+    Files.writeString(
+        ds, object.replaceFirst("\"numberAvailable\":\\s*\\d+", "\"numberAvailable\": 1E+400"));
+    assertThat(Files.readString(ds)).contains("1E+400");
+
+    Run run = run("-f", ds.toString(), "--now", NOW);
+
+    assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+    assertThat(run.err())
+        .contains("status.numberAvailable: expected an integer, found a number beyond any range");
+    assertNoStackTrace(run);
+    assertThat(run.err()).doesNotContain("Exception");
   }
 
   @Test

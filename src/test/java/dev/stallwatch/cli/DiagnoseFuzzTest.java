@@ -26,8 +26,12 @@ import picocli.CommandLine;
 
 /**
  * Feeds {@code diagnose} kubectl dumps broken at random — fields removed, of the wrong type,
- * negative or absurd, kinds swapped, text cut off mid-document, arbitrary bytes — as JSON and YAML.
- * Whatever comes in, diagnose exits 0, 1 or 2 and never prints a stack trace.
+ * negative or absurd, kinds swapped, text cut off mid-document, arbitrary bytes — as JSON and YAML;
+ * and, aimed, Events (FailedCreate and look-alikes with garbage subjects, times and counts),
+ * apiVersions, numbers (1.5, 1e30, -1, huge, strings, null) and annotations (the template
+ * generation, huge values). Whatever comes in, diagnose exits 0, 1 or 2, never prints a stack
+ * trace, exits 2 whenever it names an error, and never says Complete without Full evidence unless
+ * the DaemonSet's {@code .status} itself says complete.
  */
 class DiagnoseFuzzTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,7 +95,7 @@ class DiagnoseFuzzTest {
           "data/spec/template/spec");
 
   @RepeatedTest(300)
-  void diagnose_never_prints_a_stack_trace(RepetitionInfo info) {
+  void diagnose_never_prints_a_stack_trace(RepetitionInfo info) throws IOException {
     Random random = new Random(info.getCurrentRepetition() * 104_729L);
     String dump = brokenDump(random);
     boolean json = random.nextBoolean();
@@ -128,9 +132,96 @@ class DiagnoseFuzzTest {
     }
     if (json && !out.toString().isEmpty()) {
       assertThat(parses(out.toString())).as("stdout is JSON: %s", out).isTrue();
+      assertNoFalseComplete(out.toString());
     }
     if (!json) {
       assertThat(out.toString().lines()).allMatch(l -> l.length() <= 100);
+    }
+  }
+
+  /**
+   * The seed dump with Events added and then aimed mutations of Events, apiVersions, numbers and
+   * annotations; always JSON output, so that the verdicts can be checked.
+   */
+  @RepeatedTest(200)
+  void aimedMutationsNeverYieldATraceAnErrorExitOtherThanTwoOrAFalseComplete(RepetitionInfo info)
+      throws IOException {
+    Random random = new Random(info.getCurrentRepetition() * 15_485_863L);
+    JsonNode tree = SEED.deepCopy();
+    ArrayNode items = (ArrayNode) tree.get("items");
+    for (int i = 0, n = 1 + random.nextInt(3); i < n; i++) {
+      items.add(AimedMutations.event(random));
+    }
+    for (int i = 0, n = 1 + random.nextInt(4); i < n; i++) {
+      AimedMutations.mutate(items, random);
+    }
+    String dump =
+        random.nextBoolean() ? JSON.writeValueAsString(tree) : YAML.writeValueAsString(tree);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = diagnose(dump, "json", out, err);
+
+    assertThat(code).isIn(ExitCodes.OK, ExitCodes.STALLED, ExitCodes.USAGE);
+    assertThat(err.toString())
+        .doesNotContain("Exception")
+        .doesNotContain("\tat ")
+        .doesNotContain("at dev.")
+        .doesNotContain("at java.");
+    if (err.toString().contains("error:")) {
+      assertThat(code).as("an error is exit 2: %s", err).isEqualTo(ExitCodes.USAGE);
+    }
+    if (out.toString().isEmpty()) {
+      assertThat(code).isEqualTo(ExitCodes.USAGE);
+      return;
+    }
+    assertNoFalseComplete(out.toString());
+    JsonNode report = JSON.readTree(out.toString());
+    for (JsonNode verdict : report.get("daemonSets")) {
+      if (verdict.get("phase").asText().equals("Stalled") && code != ExitCodes.USAGE) {
+        assertThat(code).isEqualTo(ExitCodes.STALLED);
+      }
+    }
+  }
+
+  /** Never Complete without Full evidence unless .status itself says complete. */
+  private static void assertNoFalseComplete(String json) throws IOException {
+    for (JsonNode verdict : JSON.readTree(json).get("daemonSets")) {
+      if (verdict.get("phase").asText().equals("Complete")
+          && !verdict.get("evidence").asText().equals("Full")) {
+        assertThat(statusSaysComplete(verdict))
+            .as(
+                "Complete on %s evidence without .status saying so: %s",
+                verdict.get("evidence"), verdict)
+            .isTrue();
+      }
+    }
+  }
+
+  /** What {@code .status} says of itself, as the JSON report repeats it. */
+  private static boolean statusSaysComplete(JsonNode verdict) {
+    JsonNode r = verdict.get("reported");
+    if (r == null || r.isNull() || verdict.get("observedGeneration").isNull()) {
+      return false;
+    }
+    int desired = r.get("desired").asInt();
+    return verdict.get("observedGeneration").asLong() >= verdict.get("generation").asLong()
+        && r.get("current").asInt() == desired
+        && r.get("ready").asInt() == desired
+        && r.get("upToDate").asInt() == desired
+        && r.get("available").asInt() == desired
+        && r.get("misscheduled").asInt() == 0;
+  }
+
+  private static int diagnose(String dump, String format, StringWriter out, StringWriter err) {
+    CommandLine cli = StallwatchCommand.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    InputStream original = System.in;
+    System.setIn(new ByteArrayInputStream(dump.getBytes(StandardCharsets.UTF_8)));
+    try {
+      return cli.execute("diagnose", "-f", "-", "--now", "2026-12-02T16:12:00Z", "-o", format);
+    } finally {
+      System.setIn(original);
     }
   }
 

@@ -130,6 +130,15 @@ class KubeViewsTest {
     }
 
     @Test
+    void a_status_without_desired_number_scheduled_is_not_the_controllers_report() {
+      // kstatus's dsBadStatus: read as "0 desired" it looked complete (peers/kstatus-bad-status).
+      ObjectNode json = dsJson();
+      json.putObject("status").put("observedGeneration", 1).put("currentReplicas", 1);
+
+      assertThat(KubeViews.daemonSet(ds(json)).status()).isNull();
+    }
+
+    @Test
     void an_unparsable_template_generation_makes_the_daemonset_invalid_an_absent_one_is_null() {
       ObjectNode json = dsJson();
       json.with("metadata")

@@ -14,8 +14,11 @@ import org.junit.jupiter.api.RepetitionInfo;
 
 /**
  * Feeds the analyzer random — often nonsensical — snapshots: missing fields, pods on unknown nodes,
- * duplicate node names, conflicting labels, deletion timestamps in the future, odd phases. The
- * analyzer must never throw and must keep its own invariants. Seeded, so a failure reproduces.
+ * duplicate node names, conflicting labels, deletion timestamps in the future, odd phases, absurd
+ * numbers (negative, {@code MAX_VALUE}) in generations, template generations, revisions and {@code
+ * .status}, and Events of every type, reason, subject and time. The analyzer must never throw and
+ * must keep its own invariants — never Complete without Full evidence unless {@code .status} itself
+ * says so. Seeded, so a failure reproduces.
  */
 class RolloutAnalyzerFuzzTest {
   private static final Instant NOW = Instant.parse("2026-12-02T10:00:00Z");
@@ -70,6 +73,41 @@ class RolloutAnalyzerFuzzTest {
             r ->
                 r.standing() == NodeRow.Standing.NOT_DESIRED
                     && !nodeNames(snapshot).contains(r.node()));
+    if (verdict.nodes().stream().anyMatch(r -> r.cause() == Cause.FailedCreate)) {
+      assertThat(snapshot.events())
+          .as("FailedCreate only from a Warning FailedCreate Event")
+          .anyMatch(EventView::failedCreate);
+    }
+  }
+
+  /**
+   * The analyzer looks nodes up by name in hash maps and sorts only its output: the order in which
+   * the input lists the nodes (an informer's cache: hash order) must not change the verdict. Nodes
+   * sharing a name keep their order (the first one wins).
+   */
+  @RepeatedTest(200)
+  void theVerdictDoesNotDependOnTheOrderOfTheNodes(RepetitionInfo info) {
+    Random random = new Random(info.getCurrentRepetition() * 104_729L);
+    RolloutSnapshot snapshot = randomSnapshot(random);
+    Map<String, List<NodeView>> byName = new java.util.LinkedHashMap<>();
+    snapshot.nodes().forEach(n -> byName.computeIfAbsent(n.name(), k -> new ArrayList<>()).add(n));
+    List<String> names = new ArrayList<>(byName.keySet());
+    java.util.Collections.shuffle(names, random);
+    List<NodeView> shuffled = new ArrayList<>();
+    names.forEach(name -> shuffled.addAll(byName.get(name)));
+    RolloutSnapshot reordered =
+        new RolloutSnapshot(
+            snapshot.daemonSet(),
+            snapshot.pods(),
+            shuffled,
+            snapshot.revisions(),
+            snapshot.unreadableNodes(),
+            snapshot.podsListed(),
+            snapshot.events());
+    AnalyzerSettings settings = new AnalyzerSettings(Duration.ofSeconds(random.nextInt(900)));
+
+    assertThat(RolloutAnalyzer.analyze(reordered, NOW, settings))
+        .isEqualTo(RolloutAnalyzer.analyze(snapshot, NOW, settings));
   }
 
   private static java.util.Set<String> nodeNames(RolloutSnapshot s) {
@@ -106,7 +144,7 @@ class RolloutAnalyzerFuzzTest {
           new RevisionView(
               "ds-h" + i,
               "h" + i,
-              r.nextInt(4),
+              r.nextInt(5) == 0 ? pick(r, -1L, Long.MAX_VALUE, Long.MIN_VALUE) : r.nextInt(4),
               r.nextBoolean() ? NOW.minusSeconds(r.nextInt(3600)) : null,
               r.nextBoolean() ? new OwnerRef("DaemonSet", "ds", "uid-ds") : null,
               r.nextBoolean() ? template(r) : null));
@@ -118,8 +156,10 @@ class RolloutAnalyzerFuzzTest {
     DaemonSetView ds =
         new DaemonSetView(
             new ObjectRef("ns", "ds", r.nextBoolean() ? "uid-ds" : null),
-            r.nextInt(4),
-            r.nextBoolean() ? (long) r.nextInt(4) : null,
+            r.nextInt(5) == 0 ? pick(r, -1L, Long.MAX_VALUE, Long.MIN_VALUE) : r.nextInt(4),
+            r.nextInt(5) == 0
+                ? pick(r, -1L, 0L, Long.MAX_VALUE, Long.MIN_VALUE)
+                : r.nextBoolean() ? (long) r.nextInt(4) : null,
             r.nextBoolean() ? Map.of(DaemonSetView.ALLOW_NODE_EXCLUSION, "true") : null,
             template(r),
             r.nextBoolean()
@@ -131,8 +171,18 @@ class RolloutAnalyzerFuzzTest {
             r.nextInt(3) * 30,
             r.nextBoolean()
                 ? null
-                : new DaemonSetView.Status(
-                    r.nextBoolean() ? (long) r.nextInt(4) : null, 1, 1, 1, 1, 1, 0, 0),
+                : r.nextBoolean()
+                    ? new DaemonSetView.Status(
+                        r.nextBoolean() ? (long) r.nextInt(4) : null, 1, 1, 1, 1, 1, 0, 0)
+                    : new DaemonSetView.Status(
+                        r.nextBoolean() ? pick(r, -1L, 0L, 2L, Long.MAX_VALUE) : null,
+                        count(r),
+                        count(r),
+                        count(r),
+                        count(r),
+                        count(r),
+                        count(r),
+                        count(r)),
             null);
     return new RolloutSnapshot(
         ds,
@@ -140,7 +190,44 @@ class RolloutAnalyzerFuzzTest {
         nodes,
         revisions,
         r.nextInt(4) == 0 ? java.util.Set.of("n" + r.nextInt(5)) : java.util.Set.of(),
-        r.nextInt(5) != 0);
+        r.nextInt(5) != 0,
+        events(r));
+  }
+
+  /** A number of {@code .status}: mostly small, sometimes negative or absurd. */
+  private static int count(Random r) {
+    return r.nextInt(4) == 0 ? pick(r, -1, Integer.MAX_VALUE, Integer.MIN_VALUE) : r.nextInt(5);
+  }
+
+  /** Events of every kind: the controller's FailedCreate, its look-alikes, and garbage. */
+  private static List<EventView> events(Random r) {
+    List<EventView> events = new ArrayList<>();
+    for (int i = 0, n = r.nextInt(4); i < n; i++) {
+      events.add(
+          new EventView(
+              pick(r, "Warning", "Warning", "Normal", "warning", "", null),
+              pick(r, "FailedCreate", "FailedCreate", "failedcreate", "SuccessfulCreate", "", null),
+              pick(
+                  r,
+                  "Error creating: pods \"ds-x\" is forbidden: exceeded quota: gpu",
+                  "",
+                  null,
+                  "x".repeat(5000),
+                  "line\nbreak\ttab \u0000 nul"),
+              pick(
+                  r,
+                  null,
+                  NOW,
+                  NOW.minusSeconds(r.nextInt(7200)),
+                  NOW.plusSeconds(3600),
+                  Instant.EPOCH,
+                  Instant.MIN,
+                  Instant.MAX),
+              pick(r, "DaemonSet", "DaemonSet", "Pod", "", null),
+              pick(r, "ds", "ds", "other", "", null),
+              pick(r, "uid-ds", "other", "", null)));
+    }
+    return events;
   }
 
   private static PodTemplateView template(Random r) {
