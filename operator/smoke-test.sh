@@ -3,7 +3,7 @@
 # (Docker format, as Jib's buildTar writes it) into a root filesystem and runs the image's
 # entrypoint inside it (chroot, as the image's user, with only the image's env): the default
 # command must be `operator`, `--version` must name the expected version, `operator --help` must
-# list the operator's flags. Needs root.
+# list the operator's flags, and the classpath must hold no demo-only code. Needs root.
 #
 # usage: operator/smoke-test.sh [image tar] [expected version]
 set -euo pipefail
@@ -51,6 +51,26 @@ case "$user" in
   0 | 0:* | root | root:*) echo "smoke-test: image runs as root" >&2; exit 1 ;;
 esac
 [ ! -e "$work/rootfs/bin/sh" ] || { echo "smoke-test: unexpected shell in the image" >&2; exit 1; }
+
+# The image is the operator's, not the demo's: no simulator, embedded API server, mock server,
+# vert.x, netty or bouncycastle on its classpath (see the `image` profile in pom.xml).
+python3 - "$work/rootfs/app" <<'PY'
+import os, re, sys, zipfile
+app = sys.argv[1]
+jars = [os.path.join(d, f) for d, _, fs in os.walk(app) for f in fs if f.endswith(".jar")]
+unwanted_jar = re.compile(r"^(kubernetes-server-mock|mockwebserver|vertx-|netty-|bc(prov|pkix|util)-)")
+unwanted_class = re.compile(r"^dev/stallwatch/(demo|sim|cluster)/|^dev/stallwatch/main/StallwatchCommand")
+problems = [os.path.basename(j) for j in jars if unwanted_jar.match(os.path.basename(j))]
+for jar in jars:
+    with zipfile.ZipFile(jar) as z:
+        problems += [f"{os.path.basename(jar)}!{n}" for n in z.namelist() if unwanted_class.match(n)][:5]
+for d, _, fs in os.walk(app):
+    rel = os.path.relpath(d, app).split(os.sep, 1)[-1] + "/"
+    problems += [rel + f for f in fs if unwanted_class.match(rel + f)][:5]
+if problems:
+    sys.exit("smoke-test: demo-only code on the image's classpath: " + ", ".join(problems[:20]))
+print(f"image classpath: {len(jars)} jars, no demo, simulator, mock server, vert.x, netty or bouncycastle")
+PY
 
 chroot=$(command -v chroot)
 output=$(env -i "${env[@]}" "$chroot" --userspec="$user" "$work/rootfs" "${entrypoint[@]}" --version 2>&1) || {

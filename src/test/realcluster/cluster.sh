@@ -5,6 +5,8 @@
 # down when asked (stop), when a component dies, or when the owner process (--owner-pid) is gone.
 #
 #   cluster.sh start --dir DIR [--nodes N] [--gpu-nodes G] [--owner-pid PID] [--timeout SECONDS]
+#     (STALLWATCH_AUDIT_POLICY=FILE in the environment: the API server writes an audit log with that
+#     policy to DIR/logs/audit.log, JSON lines; the scale run counts the operator's requests there)
 #   cluster.sh stop --dir DIR
 #   cluster.sh restart COMPONENT --dir DIR [--kill] [--down SECONDS]
 #
@@ -20,7 +22,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 say() { echo "realcluster: $*" >&2; }
 fail() { say "$*"; exit 1; }
 
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 cmd="${1:-}"; [ -n "$cmd" ] || usage; shift
 dir="" nodes=3 gpu_nodes=0 owner_pid="" timeout=300 bin="${STALLWATCH_REALCLUSTER_BIN:-}"
@@ -162,6 +164,10 @@ if [ "$cmd" = _supervise ]; then
   }
   start_etcd
 
+  audit=()
+  if [ -n "${AUDIT_POLICY:-}" ]; then
+    audit=(--audit-policy-file "$AUDIT_POLICY" --audit-log-path "$dir/logs/audit.log" --audit-log-format json)
+  fi
   start_kube_apiserver() {
     launch kube-apiserver "$BIN/kube-apiserver" \
       --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
@@ -174,7 +180,7 @@ if [ "$cmd" = _supervise ]; then
       --api-audiences https://kubernetes.default.svc.cluster.local \
       --service-cluster-ip-range 10.96.0.0/16 --allow-privileged=true \
       --max-requests-inflight "${APISERVER_MAX_INFLIGHT:-400}" --max-mutating-requests-inflight 200 \
-      --profiling=false
+      --profiling=false "${audit[@]}"
     await kube-apiserver 240 api /readyz
   }
   start_kube_apiserver
@@ -304,6 +310,7 @@ KCM_PORT=$KCM_PORT
 SCHEDULER_PORT=$SCHEDULER_PORT
 KWOK_PORT=$KWOK_PORT
 KWOK_CONFIG=$here/kwok/stages.yaml
+AUDIT_POLICY=${STALLWATCH_AUDIT_POLICY:-}
 ENV
 
 setsid bash "$here/cluster.sh" _supervise --dir "$dir" </dev/null >/dev/null 2>&1 &

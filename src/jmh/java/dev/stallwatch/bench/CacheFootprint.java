@@ -32,6 +32,40 @@ public final class CacheFootprint {
         n,
         nodes,
         o -> KubeViews.node((io.fabric8.kubernetes.api.model.Node) o));
+    // As the informer holds them: deserialised (own strings, nothing shared with the fixture),
+    // then pruned; the rows above share the fixture's strings and so count less.
+    var serialization = new io.fabric8.kubernetes.client.utils.KubernetesSerialization();
+    measure("pruned pod, own strings", n, f.pods, p -> CachePruning.pod(serialization.clone(p)));
+    measure("pruned node, own strings", n, f.nodes, o -> CachePruning.node(serialization.clone(o)));
+    // Bad input (issue 12): nodes with 200 labels (all kept: node selectors and affinity read
+    // them), a DaemonSet with 1 MiB of annotations (only ours and the template generation kept).
+    List<io.fabric8.kubernetes.api.model.Node> labelled = new ArrayList<>();
+    for (var node : f.nodes) {
+      var copy = new io.fabric8.kubernetes.api.model.NodeBuilder(node).build();
+      for (int i = 0; i < 200; i++) {
+        copy.getMetadata().getLabels().put("example.com/feature-" + i, "value-" + i);
+      }
+      labelled.add(copy);
+    }
+    measure(
+        "pruned node, 200 labels, own str.",
+        n,
+        labelled,
+        o -> CachePruning.node(serialization.clone(o)));
+    var huge =
+        new io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder(RolloutFixture.daemonSet(2, n));
+    for (int i = 0; i < 16; i++) {
+      huge.editMetadata()
+          .addToAnnotations("example.com/blob-" + i, "x".repeat(64 * 1024))
+          .endMetadata();
+    }
+    var hugeDs = huge.build();
+    int d = Math.min(n, 2_000);
+    measure(
+        "pruned DaemonSet, 1 MiB annot.",
+        d,
+        java.util.Collections.nCopies(d, hugeDs),
+        o -> CachePruning.daemonSet(serialization.clone(o)));
     measure(
         "full pod (unpruned, fixture)",
         n,

@@ -158,11 +158,6 @@ public final class ClusterOptions {
     return "'" + s.replace("'", "'\\''") + "'";
   }
 
-  /** True when {@code -n} was given explicitly. */
-  boolean namespaceGiven() {
-    return namespace != null;
-  }
-
   /**
    * Runs {@code work} with a fresh client and maps client failures: unreachable server, 401 and 403
    * become {@link ExitCodes.AccessException}; other API errors a {@link ExitCodes.UserException}.

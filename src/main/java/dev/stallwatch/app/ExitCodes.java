@@ -18,6 +18,9 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   public static final int ACCESS = 3;
 
+  /** Stopped by an interrupt (Ctrl-C, SIGINT): 128 + 2, as a shell reports it. */
+  public static final int INTERRUPTED = 130;
+
   private ExitCodes() {}
 
   /** Installs these exit codes and error handlers on a root command line; returns it. */
@@ -74,6 +77,13 @@ public final class ExitCodes {
   /** One clear line on stderr for problems the user can fix; never a stack trace. */
   static int handleExecutionException(Exception ex, CommandLine cli, ParseResult parsed) {
     PrintWriter err = cli.getErr();
+    if (ex instanceof InterruptedException) {
+      // Being stopped is not a failure to explain (the demo, the operator on Ctrl-C).
+      Thread.currentThread().interrupt();
+      err.println("stopped: interrupted");
+      err.flush();
+      return INTERRUPTED;
+    }
     if (ex instanceof UserException || ex instanceof AccessException) {
       err.println("error: " + ex.getMessage());
     } else {

@@ -12,8 +12,10 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads the analyzer's snapshots from a live cluster: the selected DaemonSets with the pods and
@@ -112,12 +114,15 @@ final class LiveRollouts {
     }
     List<Node> nodes = client.nodes().list(FROM_CACHE).getItems();
     List<RolloutSnapshot> snapshots = new ArrayList<>();
-    List<String> errors = new ArrayList<>();
+    // A bad node or revision is named once, not once per DaemonSet that reads it.
+    Set<String> errors = new LinkedHashSet<>();
     for (DaemonSet ds : daemonSets) {
       try {
-        snapshots.add(Snapshots.of(ds, pods, nodes, revisions));
+        Snapshots.Live live = Snapshots.live(ds, pods, nodes, revisions, Snapshots.Views.FRESH);
+        snapshots.add(live.snapshot());
+        errors.addAll(live.errors());
       } catch (InvalidObjectException e) {
-        // One unreadable object must not hide the other DaemonSets' verdicts.
+        // One unreadable DaemonSet must not hide the other DaemonSets' verdicts.
         errors.add(e.getMessage());
       }
     }

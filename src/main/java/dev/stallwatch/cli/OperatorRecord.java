@@ -76,7 +76,7 @@ record OperatorRecord(RolloutStall stall) {
     RolloutStallStatus s = stall.getStatus();
     if (s.nodes() != null) {
       for (var node : s.nodes()) {
-        Instant since = parse(node.since());
+        Instant since = node.sinceTime().orElse(null);
         if (node.name() != null && since != null) {
           held.merge(node.name(), since, (a, b) -> a.isBefore(b) ? a : b);
         }
@@ -100,13 +100,5 @@ record OperatorRecord(RolloutStall stall) {
         + s.node()
         + " since "
         + s.stalledSince();
-  }
-
-  private static Instant parse(String value) {
-    try {
-      return value == null ? null : Instant.parse(value);
-    } catch (RuntimeException e) {
-      return null;
-    }
   }
 }

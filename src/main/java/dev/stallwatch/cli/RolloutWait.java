@@ -1,14 +1,11 @@
 package dev.stallwatch.cli;
 
-import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.StallMemory;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -132,10 +129,11 @@ final class RolloutWait {
           return new Outcome(End.TIMEOUT, last, Duration.between(start, clock.instant()));
         }
         try {
-          Reading reading = readWithin(reader, memory, remaining);
+          Instant readAt = clock.instant();
+          Reading reading = readWithin(reader, readAt, memory, remaining);
           RolloutVerdict verdict = reading.verdict();
           last = reading;
-          memory = remember(verdict);
+          memory = StallMemory.from(verdict, readAt);
           onRead.accept(reading);
           if (verdict.phase() == Phase.Complete) {
             return new Outcome(End.COMPLETE, reading, Duration.between(start, clock.instant()));
@@ -164,9 +162,9 @@ final class RolloutWait {
     }
   }
 
-  private Reading readWithin(ExecutorService reader, StallMemory memory, Duration remaining)
+  private Reading readWithin(
+      ExecutorService reader, Instant now, StallMemory memory, Duration remaining)
       throws TimeoutException, InterruptedException {
-    Instant now = clock.instant();
     CompletableFuture<Reading> read =
         CompletableFuture.supplyAsync(() -> source.read(now, memory), reader);
     try {
@@ -179,19 +177,5 @@ final class RolloutWait {
     } finally {
       read.cancel(true);
     }
-  }
-
-  /** Since when each node has held back the new revision, for the next read. */
-  static StallMemory remember(RolloutVerdict v) {
-    if (v.newRevision() == null) {
-      return StallMemory.NONE;
-    }
-    Map<String, Instant> held = new HashMap<>();
-    for (NodeRow row : v.nodes()) {
-      if (row.since() != null) {
-        held.put(row.node(), row.since());
-      }
-    }
-    return new StallMemory(v.newRevision().hash(), held);
   }
 }

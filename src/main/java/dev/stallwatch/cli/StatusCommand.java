@@ -17,7 +17,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -99,6 +101,9 @@ public final class StatusCommand implements Callable<Integer> {
     }
   }
 
+  /** Per DaemonSet (namespace/name): what the last round of {@code -w} saw. */
+  private final Map<String, StallMemory> memories = new HashMap<>();
+
   private int once(KubernetesClient client) {
     Report report = read(client);
     print(report, spec.commandLine().getOut());
@@ -167,14 +172,18 @@ public final class StatusCommand implements Callable<Integer> {
     List<String> errors = new ArrayList<>(selection.errors());
     List<String> records = new ArrayList<>();
     for (RolloutSnapshot snapshot : selection.snapshots()) {
-      RolloutVerdict verdict = RolloutAnalyzer.analyze(snapshot, at, settings);
+      String key = snapshot.daemonSet().namespace() + "/" + snapshot.daemonSet().name();
+      StallMemory memory = memories.getOrDefault(key, StallMemory.NONE);
+      RolloutVerdict verdict = RolloutAnalyzer.analyze(snapshot, at, settings, memory);
       Optional<OperatorRecord> record = OperatorRecord.of(client, verdict);
       if (record.isPresent()) {
         // Date the nodes as the operator did, so this report and its RolloutStall agree.
-        verdict =
-            RolloutAnalyzer.analyze(snapshot, at, settings, record.get().merged(StallMemory.NONE));
+        verdict = RolloutAnalyzer.analyze(snapshot, at, settings, record.get().merged(memory));
         records.add(verdict.daemonSet() + ": " + record.get().line());
       }
+      // -w keeps what it saw, as wait and the operator do: a re-created pod does not restart
+      // its node's count.
+      memories.put(key, StallMemory.from(verdict, at));
       verdicts.add(verdict);
     }
     if (verdicts.isEmpty() && errors.isEmpty()) {

@@ -2,8 +2,11 @@ package dev.stallwatch.crd;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What the operator last observed of a stalled rollout. Times are RFC 3339 strings, as in every
@@ -61,6 +64,31 @@ public record RolloutStallStatus(
   /** True while the rollout is stalled. */
   public boolean active() {
     return ACTIVE.equals(phase);
+  }
+
+  /** {@code stalledSince} as an instant; empty when absent or not RFC 3339 (hand-edited). */
+  public Optional<Instant> stalledSinceTime() {
+    return time(stalledSince);
+  }
+
+  /** {@code resolvedAt} as an instant; empty while active or when not RFC 3339 (hand-edited). */
+  public Optional<Instant> resolvedAtTime() {
+    return time(resolvedAt);
+  }
+
+  /**
+   * A time this status wrote, read back: the one place its RFC 3339 strings become instants. Empty
+   * for null or a value someone edited into something else; each caller decides what that means.
+   */
+  static Optional<Instant> time(String value) {
+    if (value == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Instant.parse(value.trim()));
+    } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
   }
 
   /** A copy that differs only in {@code lastObserved}: used to tell real changes apart. */
@@ -133,7 +161,13 @@ public record RolloutStallStatus(
       String reason,
       String message,
       String since,
-      String suspect) {}
+      String suspect) {
+
+    /** {@code since} as an instant; empty when absent or not RFC 3339. */
+    public Optional<Instant> sinceTime() {
+      return time(since);
+    }
+  }
 
   /**
    * A revision of the DaemonSet.
@@ -157,7 +191,13 @@ public record RolloutStallStatus(
    *     another client ({@code kubectl rollout undo}, a GitOps revert)
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Rollback(String from, String to, String at, String by) {}
+  public record Rollback(String from, String to, String at, String by) {
+
+    /** {@code at} as an instant; empty when absent or not RFC 3339. */
+    public Optional<Instant> atTime() {
+      return time(at);
+    }
+  }
 
   /** The DaemonSet's numbers, recomputed by the analyzer. */
   public record StallCounts(

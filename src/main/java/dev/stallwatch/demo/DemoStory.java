@@ -109,10 +109,6 @@ final class DemoStory implements AutoCloseable {
     speed = 1;
   }
 
-  String apiUrl() {
-    return api.url();
-  }
-
   int metricsPort() {
     return http.port();
   }

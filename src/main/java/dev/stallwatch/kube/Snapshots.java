@@ -26,21 +26,88 @@ public final class Snapshots {
   private Snapshots() {}
 
   /**
-   * The snapshot of one DaemonSet.
+   * How a face turns each object into the analyzer's view: {@link #FRESH} converts it, the operator
+   * reuses the view it keeps per cached object.
+   */
+  public record Views(
+      Function<Pod, PodView> pod,
+      Function<Node, NodeView> node,
+      Function<ControllerRevision, RevisionView> revision) {
+    public static final Views FRESH =
+        new Views(KubeViews::pod, KubeViews::node, KubeViews::revision);
+  }
+
+  /** The snapshot of one live DaemonSet and a message per object left out of it. */
+  public record Live(RolloutSnapshot snapshot, List<String> errors) {
+    public Live {
+      errors = List.copyOf(errors);
+    }
+  }
+
+  /**
+   * The snapshot of one DaemonSet from listed or cached objects, as every live face builds it
+   * ({@code status}, {@code wait}, the demo, the operator): the pods and revisions of its namespace
+   * and every node. A pod, node or revision that cannot be read is left out and reported in {@link
+   * Live#errors()} — never failing the snapshot; an unreadable node is still known by name to the
+   * analyzer ({@link RolloutSnapshot#unreadableNodes()}), as in {@link #group}.
    *
-   * @throws InvalidObjectException when any of the objects cannot be read
+   * @throws InvalidObjectException when the DaemonSet itself cannot be read
+   */
+  public static Live live(
+      DaemonSet ds,
+      Collection<Pod> pods,
+      Collection<Node> nodes,
+      Collection<ControllerRevision> revisions,
+      Views views) {
+    DaemonSetView view = KubeViews.daemonSet(ds);
+    List<String> errors = new ArrayList<>();
+    List<PodView> podViews = convert(inNamespace(pods, view.namespace()), views.pod(), errors);
+    List<NodeView> nodeViews = new ArrayList<>();
+    java.util.Set<String> unreadableNodes = new java.util.TreeSet<>();
+    for (Node node : nodes) {
+      if (node == null) {
+        continue;
+      }
+      try {
+        nodeViews.add(views.node().apply(node));
+      } catch (InvalidObjectException e) {
+        errors.add(e.getMessage());
+        if (node.getMetadata() != null && node.getMetadata().getName() != null) {
+          unreadableNodes.add(node.getMetadata().getName());
+        }
+      }
+    }
+    List<RevisionView> revisionViews =
+        convert(inNamespace(revisions, view.namespace()), views.revision(), errors);
+    return new Live(
+        new RolloutSnapshot(view, podViews, nodeViews, revisionViews, unreadableNodes, true),
+        errors);
+  }
+
+  /**
+   * {@link #live} with fresh views, for callers that report no skipped objects (the demo, tests).
+   *
+   * @throws InvalidObjectException when the DaemonSet itself cannot be read
    */
   public static RolloutSnapshot of(
       DaemonSet ds,
       Collection<Pod> pods,
       Collection<Node> nodes,
       Collection<ControllerRevision> revisions) {
-    DaemonSetView view = KubeViews.daemonSet(ds);
-    return new RolloutSnapshot(
-        view,
-        inNamespace(pods, view.namespace()).stream().map(KubeViews::pod).toList(),
-        nodes.stream().filter(Objects::nonNull).map(KubeViews::node).toList(),
-        inNamespace(revisions, view.namespace()).stream().map(KubeViews::revision).toList());
+    return live(ds, pods, nodes, revisions, Views.FRESH).snapshot();
+  }
+
+  private static <T, V> List<V> convert(
+      Collection<T> objects, Function<T, V> toView, List<String> errors) {
+    List<V> views = new ArrayList<>(objects.size());
+    for (T object : objects) {
+      try {
+        views.add(toView.apply(object));
+      } catch (InvalidObjectException e) {
+        errors.add(e.getMessage());
+      }
+    }
+    return views;
   }
 
   /**

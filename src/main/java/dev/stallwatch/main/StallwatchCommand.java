@@ -1,37 +1,15 @@
 package dev.stallwatch.main;
 
 import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.app.VersionProvider;
-import dev.stallwatch.cli.DiagnoseCommand;
-import dev.stallwatch.cli.StatusCommand;
-import dev.stallwatch.cli.UndoCommand;
-import dev.stallwatch.cli.WaitCommand;
 import dev.stallwatch.demo.DemoCommand;
-import dev.stallwatch.operator.OperatorCommand;
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 
-/** Entry point of the one jar: every face of stallwatch is a subcommand. */
-@Command(
-    name = "stallwatch",
-    mixinStandardHelpOptions = true,
-    versionProvider = VersionProvider.class,
-    description = {
-      "Finds the node a DaemonSet rollout stopped on, says why, "
-          + "and shows which nodes run which spec."
-    },
-    subcommands = {
-      CommandLine.HelpCommand.class,
-      DiagnoseCommand.class,
-      StatusCommand.class,
-      WaitCommand.class,
-      UndoCommand.class,
-      OperatorCommand.class,
-      DemoCommand.class
-    })
-public final class StallwatchCommand implements Runnable {
-
-  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+/**
+ * Entry point of the CLI jar (target/stallwatch.jar): every face of stallwatch is a subcommand —
+ * those of the operator image ({@link ImageCommand}) and {@code demo}.
+ */
+public final class StallwatchCommand {
+  private StallwatchCommand() {}
 
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
@@ -39,12 +17,8 @@ public final class StallwatchCommand implements Runnable {
 
   /** The configured command line, shared by {@link #main} and tests. */
   public static CommandLine commandLine() {
-    return ExitCodes.configure(new CommandLine(new StallwatchCommand()));
-  }
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getErr());
-    throw new CommandLine.ParameterException(spec.commandLine(), "Missing required subcommand");
+    CommandLine cli = new CommandLine(new ImageCommand());
+    cli.addSubcommand(new DemoCommand());
+    return ExitCodes.configure(cli);
   }
 }

@@ -3,19 +3,17 @@ package dev.stallwatch.operator;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.kube.InvalidObjectException;
-import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackDecision;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
-import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -30,13 +28,11 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,6 +105,15 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
 
   @Override
   public UpdateControl<DaemonSet> reconcile(DaemonSet ds, Context<DaemonSet> context) {
+    long started = System.nanoTime();
+    try {
+      return observe(ds, context);
+    } finally {
+      metrics.reconciled(System.nanoTime() - started);
+    }
+  }
+
+  private UpdateControl<DaemonSet> observe(DaemonSet ds, Context<DaemonSet> context) {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     String key = ns + "/" + name;
@@ -286,33 +291,24 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   }
 
   /**
-   * The snapshot; a malformed DaemonSet throws, a malformed pod/node/revision is left out. Views of
-   * cached objects are made once per object version ({@link CachedViews}).
+   * The snapshot ({@link Snapshots#live}); a malformed DaemonSet throws, a malformed
+   * pod/node/revision is left out and logged. Views of cached objects are made once per object
+   * version ({@link CachedViews}).
    */
   private RolloutSnapshot snapshot(
       DaemonSet ds,
       Collection<Pod> pods,
       Collection<Node> nodes,
       Collection<ControllerRevision> revisions) {
-    DaemonSetView view = KubeViews.daemonSet(ds);
-    return new RolloutSnapshot(
-        view,
-        views(pods, stores.pods::view),
-        views(nodes, stores.nodes::view),
-        views(revisions, stores.revisions::view));
-  }
-
-  private static <T extends HasMetadata, V> List<V> views(
-      Collection<T> objects, Function<T, V> toView) {
-    List<V> views = new ArrayList<>(objects.size());
-    for (T object : objects) {
-      try {
-        views.add(toView.apply(object));
-      } catch (InvalidObjectException e) {
-        log.warn("left out of the analysis: {}", e.getMessage());
-      }
-    }
-    return views;
+    Snapshots.Live live =
+        Snapshots.live(
+            ds,
+            pods,
+            nodes,
+            revisions,
+            new Snapshots.Views(stores.pods::view, stores.nodes::view, stores.revisions::view));
+    live.errors().forEach(e -> log.warn("left out of the analysis: {}", e));
+    return live.snapshot();
   }
 
   @SuppressWarnings("unchecked")
@@ -379,12 +375,8 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       return null;
     }
     RolloutStallStatus s = stall.getStatus();
-    Instant since;
-    try {
-      since = Instant.parse(s.stalledSince());
-    } catch (RuntimeException e) {
-      since = Instant.EPOCH;
-    }
+    // Unreadable (hand-edited): the series still exists, dated at the epoch.
+    Instant since = s.stalledSinceTime().orElse(Instant.EPOCH);
     int nodes = s.stalledNodeCount() == null ? 0 : s.stalledNodeCount();
     return new StallMetrics.ActiveStall(s.cause(), s.suspect(), nodes, since);
   }

@@ -2,7 +2,6 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
-import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.StallMemory;
 import java.time.Instant;
@@ -30,7 +29,7 @@ final class StallMemories {
       if (status != null && status.active() && status.nodes() != null) {
         Map<String, Instant> held = new HashMap<>();
         for (var node : status.nodes()) {
-          Instant since = parse(node.since());
+          Instant since = node.sinceTime().orElse(null);
           if (node.name() != null && since != null) {
             held.put(node.name(), since);
           }
@@ -43,28 +42,15 @@ final class StallMemories {
 
   /** Remembers the nodes that hold back the verdict's revision now; forgets the others. */
   void remember(String key, RolloutVerdict verdict, Instant observedAt) {
-    if (verdict.newRevision() == null) {
+    StallMemory memory = StallMemory.from(verdict, observedAt);
+    if (memory == StallMemory.NONE) {
       byDaemonSet.remove(key);
-      return;
+    } else {
+      byDaemonSet.put(key, memory);
     }
-    Map<String, Instant> held = new HashMap<>();
-    for (NodeRow row : verdict.nodes()) {
-      if (row.since() != null) {
-        held.put(row.node(), row.since());
-      }
-    }
-    byDaemonSet.put(key, new StallMemory(verdict.newRevision().hash(), held, observedAt));
   }
 
   void forget(String key) {
     byDaemonSet.remove(key);
-  }
-
-  private static Instant parse(String value) {
-    try {
-      return value == null ? null : Instant.parse(value);
-    } catch (RuntimeException e) {
-      return null;
-    }
   }
 }

@@ -178,14 +178,11 @@ public final class StallPlanner {
 
   private Instant expiry(RolloutStall stall) {
     RolloutStallStatus status = stall.getStatus();
-    if (status == null || status.resolvedAt() == null) {
+    if (status == null) {
       return null;
     }
-    try {
-      return Instant.parse(status.resolvedAt()).plus(resolvedTtl);
-    } catch (RuntimeException e) {
-      return null; // a hand-edited timestamp: keep the stall rather than guess
-    }
+    // Without a readable resolvedAt (a hand-edited one), keep the stall rather than guess.
+    return status.resolvedAtTime().map(at -> at.plus(resolvedTtl)).orElse(null);
   }
 
   private static RolloutStall newStall(RolloutVerdict verdict, String name) {

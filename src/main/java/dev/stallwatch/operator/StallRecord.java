@@ -144,13 +144,8 @@ public final class StallRecord {
       return Optional.empty();
     }
     Rollback r = status.rollback();
-    Instant at;
-    try {
-      at = r.at() == null ? null : Instant.parse(r.at());
-    } catch (RuntimeException e) {
-      at = null; // a hand-edited time: the hashes are what matter
-    }
-    return Optional.of(new RollbackRecord(r.from(), r.to(), at, r.by()));
+    // An unreadable (hand-edited) time is null: the hashes are what matter.
+    return Optional.of(new RollbackRecord(r.from(), r.to(), r.atTime().orElse(null), r.by()));
   }
 
   private static RolloutStallStatus unlessOnlyObservationTimeChanged(

@@ -1,6 +1,7 @@
 package dev.stallwatch.rollout;
 
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -21,6 +22,24 @@ public record StallMemory(String revisionHash, Map<String, Instant> heldSince, I
   public StallMemory {
     revisionHash = revisionHash == null ? "" : revisionHash;
     heldSince = heldSince == null ? Map.of() : Map.copyOf(heldSince);
+  }
+
+  /**
+   * What a watching caller keeps after analyzing {@code verdict} at {@code observedAt}: since when
+   * each node has held back the verdict's new revision. {@link #NONE} without a new revision. The
+   * one way the operator, {@code wait} and {@code status -w} carry a verdict to the next snapshot.
+   */
+  public static StallMemory from(RolloutVerdict verdict, Instant observedAt) {
+    if (verdict.newRevision() == null) {
+      return NONE;
+    }
+    Map<String, Instant> held = new HashMap<>();
+    for (NodeRow row : verdict.nodes()) {
+      if (row.since() != null) {
+        held.put(row.node(), row.since());
+      }
+    }
+    return new StallMemory(verdict.newRevision().hash(), held, observedAt);
   }
 
   /** A memory without a last observation (seeded from a record, not from watching). */

@@ -54,10 +54,6 @@ public record ImageBehavior(
     return new ImageBehavior(fails, pullTime, crashes, runBeforeCrash, readyAfter, completesAfter);
   }
 
-  public ImageBehavior withPullTime(Duration d) {
-    return new ImageBehavior(pullFails, d, crashes, runBeforeCrash, readyAfter, completesAfter);
-  }
-
   public ImageBehavior withReadyAfter(Duration d) {
     return new ImageBehavior(pullFails, pullTime, crashes, runBeforeCrash, d, completesAfter);
   }

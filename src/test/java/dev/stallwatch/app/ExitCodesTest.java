@@ -56,6 +56,15 @@ class ExitCodesTest {
   }
 
   @Test
+  void anInterruptIsAStopNotAnUnexpectedError() {
+    int code = ExitCodes.handleExecutionException(new InterruptedException(), cli, null);
+    Thread.interrupted(); // the handler re-asserts the flag; clear it for the next test
+
+    assertThat(code).isEqualTo(ExitCodes.INTERRUPTED);
+    assertThat(err.toString()).isEqualTo("stopped: interrupted" + System.lineSeparator());
+  }
+
+  @Test
   void anUnexpectedErrorWithoutACauseIsOneLineAsItIs() {
     int code = ExitCodes.handleExecutionException(new IllegalStateException("boom"), cli, null);
 

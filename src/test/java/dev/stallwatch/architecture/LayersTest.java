@@ -96,6 +96,19 @@ class LayersTest {
   }
 
   @Test
+  void theOperatorImagesRootCommandLeavesTheDemoOut() {
+    // The image's jar holds no demo, sim or cluster classes (pom.xml, profile `image`).
+    noClasses()
+        .that()
+        .haveFullyQualifiedName("dev.stallwatch.main.ImageCommand")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.stallwatch.demo..", "dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+        .check(production);
+  }
+
+  @Test
   void noPackageCycles() {
     slices().matching("dev.stallwatch.(*)..").should().beFreeOfCycles().check(production);
   }

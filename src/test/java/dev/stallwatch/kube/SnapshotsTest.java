@@ -133,4 +133,61 @@ class SnapshotsTest {
       throw new java.io.UncheckedIOException(e);
     }
   }
+
+  @Test
+  void a_live_snapshot_leaves_out_an_unreadable_pod_node_or_revision_and_names_each() {
+    Dump base = dump("imagepull-stalled.json");
+    ObjectNode badPod = KubeFixtures.json("imagepull-stalled.json", "Pod", DS + "-9qmzl");
+    badPod.with("metadata").put("creationTimestamp", "last tuesday");
+    ObjectNode badNode = KubeFixtures.json("imagepull-stalled.json", "Node", "gpu-node-3");
+    badNode.with("metadata").put("name", "gpu-node-4").put("creationTimestamp", "soon");
+    List<Pod> pods = new java.util.ArrayList<>(objects("imagepull-stalled.json", Pod.class));
+    pods.add(KubeFixtures.object(badPod, Pod.class));
+    List<Node> nodes = new java.util.ArrayList<>(objects("imagepull-stalled.json", Node.class));
+    nodes.add(KubeFixtures.object(badNode, Node.class));
+
+    Snapshots.Live live =
+        Snapshots.live(
+            base.daemonSets().get(0).object(),
+            pods,
+            nodes,
+            base.revisions().stream().map(Dump.Entry::object).toList(),
+            Snapshots.Views.FRESH);
+
+    assertThat(live.snapshot().pods()).hasSize(3);
+    assertThat(live.snapshot().nodes()).hasSize(3);
+    assertThat(live.snapshot().revisions()).hasSize(2);
+    assertThat(live.snapshot().unreadableNodes()).containsExactly("gpu-node-4");
+    assertThat(live.errors())
+        .containsExactly(
+            "Pod gpu-operator/"
+                + DS
+                + "-9qmzl: metadata.creationTimestamp: \"last tuesday\" is not an RFC 3339 time"
+                + " like 2026-12-02T16:00:00Z",
+            "Node gpu-node-4: metadata.creationTimestamp: \"soon\" is not an"
+                + " RFC 3339 time like 2026-12-02T16:00:00Z");
+  }
+
+  @Test
+  void a_live_snapshot_takes_the_views_it_is_given() {
+    Dump base = dump("imagepull-stalled.json");
+    List<String> converted = new java.util.ArrayList<>();
+    Snapshots.Views counting =
+        new Snapshots.Views(
+            p -> {
+              converted.add(p.getMetadata().getName());
+              return KubeViews.pod(p);
+            },
+            KubeViews::node,
+            KubeViews::revision);
+
+    Snapshots.live(
+        base.daemonSets().get(0).object(),
+        objects("imagepull-stalled.json", Pod.class),
+        objects("imagepull-stalled.json", Node.class),
+        base.revisions().stream().map(Dump.Entry::object).toList(),
+        counting);
+
+    assertThat(converted).hasSize(3);
+  }
 }

@@ -227,6 +227,56 @@ class CachePruningTest {
     assertThat(pruned.getSpec()).isEqualTo(ds.getSpec());
   }
 
+  @Test
+  void aDaemonSetWithAMegabyteOfAnnotationsIsCachedWithOnlyTheOnesTheOperatorReads() {
+    DaemonSetBuilder huge =
+        new DaemonSetBuilder()
+            .withNewMetadata()
+            .withName("toolkit")
+            .addToAnnotations("deprecated.daemonset.template.generation", "2")
+            .addToAnnotations("stallwatch.dev/auto-rollback", "true")
+            .addToAnnotations("stallwatch.dev/rolled-back-from", "abc")
+            .endMetadata()
+            .withNewSpec()
+            .withMinReadySeconds(10)
+            .endSpec();
+    for (int i = 0; i < 16; i++) {
+      huge.editMetadata()
+          .addToAnnotations("example.com/blob-" + i, "x".repeat(64 * 1024))
+          .endMetadata();
+    }
+    DaemonSet ds = huge.build();
+    assertThat(bytes(ds)).isGreaterThan(1 << 20);
+
+    DaemonSet pruned = CachePruning.daemonSet(ds);
+
+    assertThat(pruned.getMetadata().getAnnotations())
+        .containsOnlyKeys(
+            "deprecated.daemonset.template.generation",
+            "stallwatch.dev/auto-rollback",
+            "stallwatch.dev/rolled-back-from");
+    assertThat(bytes(pruned)).isLessThan(1024);
+    assertThat(ds.getMetadata().getAnnotations()).hasSize(19); // the informer's object is untouched
+  }
+
+  @Test
+  void aNodeWithTwoHundredLabelsKeepsThemForNodeSelectorsAndAffinity() {
+    var node =
+        new io.fabric8.kubernetes.api.model.NodeBuilder()
+            .withNewMetadata()
+            .withName("node-1")
+            .endMetadata()
+            .build();
+    for (int i = 0; i < 200; i++) {
+      node.getMetadata().getLabels().put("example.com/feature-" + i, "value-" + i);
+    }
+
+    var pruned = CachePruning.node(node);
+
+    assertThat(pruned.getMetadata().getLabels()).hasSize(200);
+    assertThat(bytes(pruned)).isLessThan(bytes(node) + 1);
+  }
+
   private int bytes(Object o) {
     return json.asJson(o).getBytes(StandardCharsets.UTF_8).length;
   }

@@ -36,6 +36,19 @@ class StallMetricsTest {
   }
 
   @Test
+  void eachReconcileIsCountedAndLandsInItsHistogramBucket() {
+    metrics.reconciled(3_000_000L);
+    metrics.reconciled(40_000_000L);
+
+    String scrape = registry.scrape();
+    assertThat(scrape)
+        .contains("stallwatch_reconcile_seconds_count 2")
+        .contains("stallwatch_reconcile_seconds_sum 0.043")
+        .containsPattern("stallwatch_reconcile_seconds_bucket\\{le=\"0\\.00[3-4][0-9]*\"\\} 1")
+        .contains("stallwatch_reconcile_seconds_bucket{le=\"+Inf\"} 2");
+  }
+
+  @Test
   void resolvingRemovesTheStallSeriesButKeepsTheSplitAndTheCount() {
     metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
     metrics.countStall("gpu", "toolkit", "ImagePull");

@@ -40,13 +40,19 @@ public final class OperatorProcess implements AutoCloseable {
 
   /** Starts the operator with {@code kubeconfig}, its log in {@code log}, and extra flags. */
   public static OperatorProcess start(Path kubeconfig, Path log, String podName, String... flags) {
+    return start(kubeconfig, log, podName, List.of("-Xmx256m"), flags);
+  }
+
+  /** As {@link #start(Path, Path, String, String...)} with the JVM's own options (e.g. -Xmx). */
+  public static OperatorProcess start(
+      Path kubeconfig, Path log, String podName, List<String> jvmOptions, String... flags) {
     if (!Files.isRegularFile(JAR)) {
       throw new IllegalStateException(JAR + " is missing: run the ITs with ./mvnw verify");
     }
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
+    command.addAll(jvmOptions);
     command.add("-jar");
     command.add(JAR.toString());
     command.add("operator");

@@ -82,6 +82,13 @@ public final class RealCluster
 
   /** Starts a cluster in {@code dir} with {@code nodes} fake nodes, {@code gpuNodes} with GPUs. */
   static RealCluster start(Path dir, Path bin, int nodes, int gpuNodes) {
+    return start(dir, bin, nodes, gpuNodes, Map.of());
+  }
+
+  /**
+   * As {@link #start(Path, Path, int, int)} with {@code env} for cluster.sh (e.g. the audit log).
+   */
+  static RealCluster start(Path dir, Path bin, int nodes, int gpuNodes, Map<String, String> env) {
     List<String> command =
         List.of(
             "bash",
@@ -98,7 +105,7 @@ public final class RealCluster
             "--owner-pid",
             String.valueOf(ProcessHandle.current().pid()));
     // cluster.sh gives up by itself after --timeout (300 s by default); this is a backstop.
-    Result started = Result.run(command, Map.of(), Duration.ofMinutes(7));
+    Result started = Result.run(command, env, Duration.ofMinutes(7));
     if (started.code() != 0) {
       throw new IllegalStateException("real cluster did not start: " + started.output().strip());
     }

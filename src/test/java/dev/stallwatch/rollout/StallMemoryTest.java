@@ -99,4 +99,16 @@ class StallMemoryTest {
     assertThat(verdict.nodes().get(0).since()).isEqualTo(NOW.minusSeconds(400));
     assertThat(verdict.phase()).isEqualTo(Phase.Stalled);
   }
+
+  @Test
+  void fromAVerdictKeepsSinceWhenEachNodeHoldsBackItsNewRevisionAndWhenItWasSeen() {
+    RolloutVerdict verdict =
+        RolloutAnalyzer.analyze(rolledBackWithAnEmptyNode(), NOW, FIVE_MINUTES);
+
+    StallMemory memory = StallMemory.from(verdict, NOW);
+
+    assertThat(memory.revisionHash()).isEqualTo(verdict.newRevision().hash());
+    assertThat(memory.heldSince()).containsExactly(Map.entry("gpu-node-1", NOW.minusSeconds(600)));
+    assertThat(memory.observedAt()).isEqualTo(NOW);
+  }
 }

@@ -1,0 +1,73 @@
+package dev.stallwatch.realcluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * What a process costs, read from {@code /proc} (Linux) and, for a JVM, from {@code jcmd}: resident
+ * memory, CPU seconds (user + system), and the heap in use right after a full GC.
+ */
+final class ProcessStats {
+  /** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ, 100 on Linux). */
+  private static final double TICKS = 100.0;
+
+  private static final Pattern HEAP_USED =
+      Pattern.compile("(?:heap|Heap)\\s+total\\s+\\d+K,\\s+used\\s+(\\d+)K");
+
+  private ProcessStats() {}
+
+  /** Resident set size in bytes (VmRSS). */
+  static long rssBytes(long pid) {
+    for (String line : read(Path.of("/proc", String.valueOf(pid), "status")).split("\n")) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("\\D+", "")) * 1024;
+      }
+    }
+    throw new IllegalStateException("no VmRSS for process " + pid);
+  }
+
+  /** CPU seconds used so far, user plus system. */
+  static double cpuSeconds(long pid) {
+    String stat = read(Path.of("/proc", String.valueOf(pid), "stat"));
+    // the command name (field 2) may hold spaces: count fields after its closing parenthesis
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / TICKS; // utime, stime: fields 14, 15
+  }
+
+  /**
+   * Runs a full GC in the JVM {@code pid} ({@code jcmd GC.run}) and returns the heap used after.
+   */
+  static long heapAfterFullGc(long pid) {
+    jcmd(pid, "GC.run");
+    String info = jcmd(pid, "GC.heap_info");
+    var m = HEAP_USED.matcher(info);
+    if (!m.find()) {
+      throw new IllegalStateException("no heap figure in jcmd GC.heap_info:\n" + info);
+    }
+    return Long.parseLong(m.group(1)) * 1024;
+  }
+
+  private static String jcmd(long pid, String command) {
+    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    RealCluster.Result r =
+        RealCluster.Result.run(
+            List.of(jcmd, String.valueOf(pid), command), Map.of(), Duration.ofMinutes(2));
+    if (r.code() != 0) {
+      throw new IllegalStateException("jcmd " + pid + " " + command + ": " + r.output());
+    }
+    return r.output();
+  }
+
+  private static String read(Path p) {
+    try {
+      return Files.readString(p);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + p + " (has the process ended?)", e);
+    }
+  }
+}

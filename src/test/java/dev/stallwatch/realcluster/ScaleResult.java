@@ -1,0 +1,99 @@
+package dev.stallwatch.realcluster;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The figures of one scale run (one cluster size), written as JSON by {@link ScaleRun} and read by
+ * {@code src/test/realcluster/scale-plot.py}. Times in seconds unless named otherwise; NaN or null
+ * where a figure was not measured (e.g. without kube-state-metrics).
+ */
+record ScaleResult(
+    int nodes,
+    int daemonSets,
+    int ordinaryPods,
+    String startedAt,
+    double clusterStartSeconds,
+    double workloadReadySeconds,
+    Operator operator,
+    Steady steady,
+    Rollout rollout,
+    Detection detection,
+    Ksm kubeStateMetrics) {
+
+  /** The operator after its initial sync. */
+  record Operator(
+      double syncSeconds,
+      long heapAfterGcBytes,
+      long rssBytes,
+      double cpuSecondsAtSync,
+      Map<String, Integer> requestsDuringSync) {}
+
+  /**
+   * A steady window: its first half without any write ({@code quietReconciles}), its second half
+   * starting with one kubelet heartbeat round over every node ({@code reconciles}).
+   */
+  record Steady(
+      double seconds,
+      double quietReconciles,
+      int heartbeatNodesWritten,
+      double reconciles,
+      Map<String, Integer> requestsByVerb,
+      double requestsPerSecond) {}
+
+  /** One DaemonSet rolled out over every node (maxUnavailable 10%). */
+  record Rollout(
+      double seconds,
+      double reconciles,
+      double reconcileP50Millis,
+      double reconcileP99Millis,
+      double cpuSeconds,
+      Map<String, Integer> requestsByVerb,
+      double requestsPerSecond) {}
+
+  /**
+   * Injected stalls: per stall, seconds from the instant its node crossed stall-after (the
+   * RolloutStall's node {@code since} + stall-after) to the RolloutStall's ADDED event seen by a
+   * watch, and to {@code stallwatch_rollout_stalled} with its cause first seen on /metrics (polled
+   * every 100 ms). {@code otherStalls}: RolloutStalls of anything but the injected revisions
+   * ("DaemonSet/stall cause"), i.e. false stalls.
+   */
+  record Detection(
+      int injected,
+      int detected,
+      double stallAfterSeconds,
+      List<Double> toRolloutStallSeconds,
+      List<Double> toMetricSeconds,
+      Percentiles rolloutStall,
+      Percentiles metric,
+      Map<String, Integer> requestsByVerb,
+      List<String> otherStalls) {}
+
+  record Percentiles(double p50, double p99, double max) {
+    static Percentiles of(List<Double> values) {
+      if (values.isEmpty()) {
+        return new Percentiles(Double.NaN, Double.NaN, Double.NaN);
+      }
+      List<Double> sorted = values.stream().sorted().toList();
+      return new Percentiles(rank(sorted, 0.50), rank(sorted, 0.99), sorted.get(sorted.size() - 1));
+    }
+
+    /** Nearest rank. */
+    private static double rank(List<Double> sorted, double q) {
+      int i = (int) Math.ceil(q * sorted.size()) - 1;
+      return sorted.get(Math.max(0, Math.min(sorted.size() - 1, i)));
+    }
+  }
+
+  /**
+   * kube-state-metrics beside us: its memory and series after its sync, and per injected stall the
+   * seconds from crossing stall-after until KubeDaemonSetRolloutStuck would fire.
+   */
+  record Ksm(
+      String version,
+      double syncSeconds,
+      long rssBytes,
+      long series,
+      double scrapeSeconds,
+      List<Double> alertAfterCrossingSeconds) {}
+}

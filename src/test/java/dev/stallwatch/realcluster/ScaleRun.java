@@ -1,0 +1,516 @@
+package dev.stallwatch.realcluster;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.stallwatch.crd.RolloutStall;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The scale run of issue 12 on the real control plane: N kwok nodes × D DaemonSets plus ordinary
+ * pods, the operator jar as the chart's ServiceAccount, kube-state-metrics beside it (optional),
+ * and the measurements of {@link ScaleResult}. {@code src/test/realcluster/scale.sh} runs {@link
+ * #main} once per size; {@code ScaleSmokeIT} runs a small size in CI so the path cannot rot.
+ */
+public final class ScaleRun {
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /**
+   * @param ksm the kube-state-metrics binary, or null to run without it
+   * @param steady length of the quiet window (heartbeat round included)
+   */
+  record Options(
+      int nodes,
+      int daemonSets,
+      int stalls,
+      int ordinaryPods,
+      Duration stallAfter,
+      Duration steady,
+      String operatorHeap,
+      Path ksm,
+      Path dir,
+      long seed) {
+    static Options forSize(int nodes, int daemonSets, Path dir, Path ksm) {
+      return new Options(
+          nodes,
+          daemonSets,
+          20,
+          Math.max(20, nodes / 5),
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(30),
+          "1g",
+          ksm,
+          dir,
+          12);
+    }
+  }
+
+  /** The cause kwok's pull-failure cue leads to. */
+  static final String INJECTED_CAUSE = "ImagePull";
+
+  private final Options o;
+  private final Path auditLog;
+  private final List<String> log = new ArrayList<>();
+
+  private ScaleRun(Options o) {
+    this.o = o;
+    this.auditLog = o.dir().resolve("cluster/logs/audit.log");
+  }
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> a = new TreeMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+    }
+    int nodes = Integer.parseInt(a.getOrDefault("nodes", "500"));
+    int ds = Integer.parseInt(a.getOrDefault("daemonsets", "10"));
+    Path dir = Path.of(a.getOrDefault("dir", "target/scale/run-" + nodes)).toAbsolutePath();
+    Path ksm = a.containsKey("ksm") ? Path.of(a.get("ksm")) : null;
+    Options base = Options.forSize(nodes, ds, dir, ksm);
+    Options o =
+        new Options(
+            nodes,
+            ds,
+            Integer.parseInt(a.getOrDefault("stalls", String.valueOf(base.stalls()))),
+            base.ordinaryPods(),
+            base.stallAfter(),
+            base.steady(),
+            a.getOrDefault("operator-heap", base.operatorHeap()),
+            ksm,
+            dir,
+            base.seed());
+    ScaleResult r = run(o);
+    Path out = Path.of(a.getOrDefault("out", "target/scale/scale-" + nodes + ".json"));
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    JSON.writeValue(out.toFile(), r);
+    System.out.println("scale run written to " + out);
+    System.exit(0); // the fabric8 client's threads would keep the JVM up
+  }
+
+  static ScaleResult run(Options o) throws Exception {
+    return new ScaleRun(o).measure();
+  }
+
+  private void say(String line) {
+    String l = Instant.now() + " scale[" + o.nodes() + "x" + o.daemonSets() + "] " + line;
+    log.add(l);
+    System.out.println(l);
+  }
+
+  private static double since(long nanos) {
+    return (System.nanoTime() - nanos) / 1e9;
+  }
+
+  private ScaleResult measure() throws Exception {
+    Path bin = RealCluster.binaries();
+    if (bin == null) {
+      throw new IllegalStateException(
+          "the control plane binaries are not built: run src/test/realcluster/build.sh");
+    }
+    Files.createDirectories(o.dir());
+    ChartInstall release = OperatorProcess.DEFAULT_RELEASE;
+    String user = "system:serviceaccount:" + release.namespace() + ":" + release.fullname();
+    Path policy = o.dir().resolve("audit-policy.yaml");
+    Files.writeString(policy, AuditLog.policyFor(user));
+    String startedAt = Instant.now().toString();
+    long t = System.nanoTime();
+    try (RealCluster cluster =
+        RealCluster.start(
+            o.dir().resolve("cluster"),
+            bin,
+            o.nodes(),
+            0,
+            Map.of("STALLWATCH_AUDIT_POLICY", policy.toAbsolutePath().toString()))) {
+      double clusterStart = since(t);
+      say("cluster up in %.1f s".formatted(clusterStart));
+      ScaleWorkload workload = new ScaleWorkload(cluster.admin());
+      List<String> probeNodes = probeNodes();
+      t = System.nanoTime();
+      workload.create(o.daemonSets(), o.ordinaryPods(), probeNodes);
+      await("workload rolled out")
+          .atMost(Duration.ofSeconds(180 + o.nodes() * (o.daemonSets() + 1L) / 20))
+          .pollInterval(Duration.ofSeconds(2))
+          .until(workload::settled);
+      double workloadReady = since(t);
+      say(
+          "%d DaemonSets, %d ordinary pods, %d probes ready in %.1f s"
+              .formatted(o.daemonSets(), o.ordinaryPods(), probeNodes.size(), workloadReady));
+
+      release.install(cluster);
+      Path kubeconfig =
+          release.serviceAccountKubeconfig(cluster, o.dir().resolve("operator.kubeconfig"));
+      t = System.nanoTime();
+      Instant operatorStarted = Instant.now();
+      try (OperatorProcess operator =
+          OperatorProcess.start(
+              kubeconfig,
+              o.dir().resolve("operator.log"),
+              "scale-operator",
+              List.of("-Xmx" + o.operatorHeap()),
+              "--stall-after=" + o.stallAfter().toSeconds() + "s")) {
+        await("operator synced")
+            .atMost(Duration.ofMinutes(10))
+            .pollInterval(Duration.ofMillis(100))
+            .until(() -> operator.ready() || !operator.alive());
+        if (!operator.alive()) {
+          throw new IllegalStateException("operator exited:\n" + operator.output());
+        }
+        double sync = since(t);
+        double cpuAtSync = ProcessStats.cpuSeconds(operator.pid());
+        settle(operator);
+        Map<String, Integer> syncRequests =
+            AuditLog.countsByVerb(auditLog, operatorStarted, Instant.now());
+        long heap = ProcessStats.heapAfterFullGc(operator.pid());
+        long rss = ProcessStats.rssBytes(operator.pid());
+        var op = new ScaleResult.Operator(sync, heap, rss, cpuAtSync, syncRequests);
+        say(
+            "operator synced in %.1f s; heap after GC %.1f MiB, RSS %.1f MiB"
+                .formatted(sync, heap / 1048576.0, rss / 1048576.0));
+
+        ScaleResult.Steady steady = steady(operator, workload);
+        try (KubeStateMetrics ksm =
+            o.ksm() == null
+                ? null
+                : KubeStateMetrics.start(
+                    o.ksm(), cluster.kubeconfig(), o.dir().resolve("ksm.log"))) {
+          KsmSync ksmSync = ksm == null ? null : ksmSync(ksm);
+          ScaleResult.Rollout rollout = rollout(operator, workload);
+          StallOutcome stalls = stalls(operator, workload, cluster, ksm);
+          ScaleResult.Ksm ksmResult =
+              ksm == null
+                  ? null
+                  : new ScaleResult.Ksm(
+                      KubeStateMetrics.version(),
+                      ksmSync.seconds,
+                      ksmSync.rss,
+                      ksmSync.series,
+                      ksmSync.scrapeSeconds,
+                      stalls.ksmAlert);
+          return new ScaleResult(
+              o.nodes(),
+              o.daemonSets(),
+              o.ordinaryPods(),
+              startedAt,
+              clusterStart,
+              workloadReady,
+              op,
+              steady,
+              rollout,
+              stalls.detection,
+              ksmResult);
+        }
+      }
+    }
+  }
+
+  /** Distinct random nodes for the probes (seeded: the same nodes on every run of a size). */
+  private List<String> probeNodes() {
+    Random random = new Random(o.seed());
+    Set<String> nodes = new LinkedHashSet<>();
+    while (nodes.size() < Math.min(o.stalls(), o.nodes())) {
+      nodes.add("node-" + random.nextInt(o.nodes()));
+    }
+    return List.copyOf(nodes);
+  }
+
+  private static double reconciles(OperatorProcess operator) {
+    return PromText.value(operator.metrics(), "stallwatch_reconcile_seconds_count");
+  }
+
+  /** Waits until no reconcile has run for 3 s (the initial round, a rollout's tail). */
+  private static void settle(OperatorProcess operator) {
+    double[] last = {-1};
+    long[] stableSince = {System.nanoTime()};
+    await("operator quiet")
+        .atMost(Duration.ofMinutes(5))
+        .pollInterval(Duration.ofMillis(500))
+        .until(
+            () -> {
+              double now = reconciles(operator);
+              if (now != last[0]) {
+                last[0] = now;
+                stableSince[0] = System.nanoTime();
+              }
+              return since(stableSince[0]) >= 3;
+            });
+  }
+
+  /**
+   * Two halves of the steady window: one with no write at all (reconciles the operator makes on its
+   * own), then one that starts with a heartbeat round over every node; the difference is what the
+   * heartbeats cause.
+   */
+  private ScaleResult.Steady steady(OperatorProcess operator, ScaleWorkload workload)
+      throws Exception {
+    Instant from = Instant.now();
+    long t = System.nanoTime();
+    long half = o.steady().toMillis() / 2;
+    double before = reconciles(operator);
+    Thread.sleep(half); // a fixed observation window: nothing to wait for
+    double quiet = reconciles(operator) - before;
+    long h = System.nanoTime();
+    int written = workload.heartbeatRound(8);
+    long left = half - (long) (since(h) * 1000);
+    if (left > 0) {
+      Thread.sleep(left);
+    }
+    double withHeartbeats = reconciles(operator) - before - quiet;
+    Instant to = Instant.now();
+    double seconds = since(t);
+    Map<String, Integer> verbs = AuditLog.countsByVerb(auditLog, from, to);
+    say(
+        ("steady %.0f s: %.0f reconciles in the quiet half, %.0f in the half with a heartbeat round"
+                + " on %d nodes; requests %s")
+            .formatted(seconds, quiet, withHeartbeats, written, verbs));
+    return new ScaleResult.Steady(
+        seconds, quiet, written, withHeartbeats, verbs, perSecond(verbs, seconds));
+  }
+
+  private static double perSecond(Map<String, Integer> verbs, double seconds) {
+    return verbs.values().stream().mapToInt(Integer::intValue).sum() / seconds;
+  }
+
+  private ScaleResult.Rollout rollout(OperatorProcess operator, ScaleWorkload workload) {
+    String ds = ScaleWorkload.daemonSet(0);
+    String before = operator.metrics();
+    double count0 = PromText.value(before, "stallwatch_reconcile_seconds_count");
+    var buckets0 = PromText.buckets(before, "stallwatch_reconcile_seconds");
+    double cpu0 = ProcessStats.cpuSeconds(operator.pid());
+    Instant from = Instant.now();
+    long t = System.nanoTime();
+    workload.setImage(ds, ScaleWorkload.NEXT_IMAGE);
+    await("rollout of " + ds)
+        .atMost(Duration.ofSeconds(120 + o.nodes() / 5))
+        .pollInterval(Duration.ofMillis(500))
+        .until(() -> workload.rolledOut(ds));
+    double seconds = since(t);
+    settle(operator);
+    Instant to = Instant.now();
+    String after = operator.metrics();
+    double reconciles = PromText.value(after, "stallwatch_reconcile_seconds_count") - count0;
+    var buckets1 = PromText.buckets(after, "stallwatch_reconcile_seconds");
+    double p50 = PromText.quantile(0.50, buckets0, buckets1) * 1000;
+    double p99 = PromText.quantile(0.99, buckets0, buckets1) * 1000;
+    double cpu = ProcessStats.cpuSeconds(operator.pid()) - cpu0;
+    Map<String, Integer> verbs = AuditLog.countsByVerb(auditLog, from, to);
+    double window = Duration.between(from, to).toMillis() / 1000.0;
+    say(
+        "rollout of %s over %d nodes in %.1f s: %.0f reconciles, p50 %.1f ms, p99 %.1f ms, CPU %.1f s,"
+                .formatted(ds, o.nodes(), seconds, reconciles, p50, p99, cpu)
+            + " requests "
+            + verbs);
+    return new ScaleResult.Rollout(
+        seconds, reconciles, p50, p99, cpu, verbs, perSecond(verbs, window));
+  }
+
+  private record KsmSync(double seconds, long rss, long series, double scrapeSeconds) {}
+
+  /** Waits until kube-state-metrics serves every pod (its series count stops growing). */
+  private KsmSync ksmSync(KubeStateMetrics ksm) {
+    long t = System.nanoTime();
+    long[] last = {-1};
+    await("kube-state-metrics synced")
+        .atMost(Duration.ofMinutes(10))
+        .pollInterval(Duration.ofSeconds(3))
+        .until(
+            () -> {
+              if (!ksm.alive()) {
+                throw new IllegalStateException("kube-state-metrics exited (ksm.log)");
+              }
+              long n = PromText.seriesCount(ksm.scrape());
+              boolean stable = n > 0 && n == last[0];
+              last[0] = n;
+              return stable;
+            });
+    double seconds = since(t);
+    long s = System.nanoTime();
+    long series = PromText.seriesCount(ksm.scrape());
+    double scrape = since(s);
+    long rss = ProcessStats.rssBytes(ksm.pid());
+    say(
+        "kube-state-metrics synced in %.1f s: %d series, RSS %.1f MiB, one scrape %.2f s"
+            .formatted(seconds, series, rss / 1048576.0, scrape));
+    return new KsmSync(seconds, rss, series, scrape);
+  }
+
+  private record StallOutcome(ScaleResult.Detection detection, List<Double> ksmAlert) {}
+
+  private StallOutcome stalls(
+      OperatorProcess operator, ScaleWorkload workload, RealCluster cluster, KubeStateMetrics ksm)
+      throws Exception {
+    int n = Math.min(o.stalls(), o.nodes());
+    Map<String, Long> stallSeen = new ConcurrentHashMap<>();
+    Map<String, Long> metricSeen = new ConcurrentHashMap<>();
+    Map<String, List<KubeStateMetrics.DaemonSetSeries>> ksmSeries = new ConcurrentHashMap<>();
+    ScheduledExecutorService pollers = Executors.newScheduledThreadPool(2);
+    Instant from = Instant.now();
+    try (Watch watch =
+        cluster
+            .admin()
+            .resources(RolloutStall.class)
+            .inNamespace(ScaleWorkload.NAMESPACE)
+            .watch(
+                new Watcher<>() {
+                  @Override
+                  public void eventReceived(Action action, RolloutStall stall) {
+                    if (action == Action.ADDED) {
+                      stallSeen.putIfAbsent(
+                          stall.getMetadata().getName(), System.currentTimeMillis());
+                    }
+                  }
+
+                  @Override
+                  public void onClose(WatcherException cause) {}
+                })) {
+      pollers.scheduleWithFixedDelay(
+          () -> {
+            long now = System.currentTimeMillis();
+            for (var s : PromText.samples(operator.metrics(), "stallwatch_rollout_stalled")) {
+              metricSeen.putIfAbsent(s.label("daemonset") + "/" + s.label("cause"), now);
+            }
+          },
+          0,
+          100,
+          TimeUnit.MILLISECONDS);
+      if (ksm != null) {
+        // Prometheus' usual scrape interval for kube-state-metrics is 15–30 s
+        pollers.scheduleWithFixedDelay(
+            () -> {
+              Instant at = Instant.now();
+              String text =
+                  ksm.scrape()
+                      .lines()
+                      .filter(l -> l.startsWith("kube_daemonset_status_"))
+                      .collect(Collectors.joining("\n"));
+              for (int i = 0; i < n; i++) {
+                var s =
+                    KubeStateMetrics.DaemonSetSeries.of(
+                        text, at, ScaleWorkload.NAMESPACE, ScaleWorkload.probe(i));
+                if (s != null) {
+                  ksmSeries.computeIfAbsent(ScaleWorkload.probe(i), k -> new ArrayList<>()).add(s);
+                }
+              }
+            },
+            0,
+            15,
+            TimeUnit.SECONDS);
+      }
+      // Spread the injections over 10 s so the crossings do not all fall in the same instant.
+      long t0 = System.nanoTime();
+      for (int i = 0; i < n; i++) {
+        long due = t0 + TimeUnit.MILLISECONDS.toNanos(i * 10_000L / n);
+        long wait = due - System.nanoTime();
+        if (wait > 0) {
+          Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+        }
+        workload.setImage(ScaleWorkload.probe(i), ScaleWorkload.BROKEN_IMAGE);
+      }
+      await("every injected stall detected")
+          .atMost(o.stallAfter().plus(Duration.ofMinutes(3)))
+          .pollInterval(Duration.ofMillis(200))
+          .until(
+              () ->
+                  java.util.stream.IntStream.range(0, n)
+                      .allMatch(
+                          i ->
+                              metricSeen.containsKey(
+                                  ScaleWorkload.probe(i) + "/" + INJECTED_CAUSE)));
+      if (ksm != null) {
+        Thread.sleep(35_000); // two more scrapes of kube-state-metrics after the last stall
+      }
+    } finally {
+      pollers.shutdownNow();
+      pollers.awaitTermination(1, TimeUnit.MINUTES);
+    }
+    Instant to = Instant.now();
+    List<Double> toStall = new ArrayList<>();
+    List<Double> toMetric = new ArrayList<>();
+    List<Double> ksmAlert = new ArrayList<>();
+    List<String> others = new ArrayList<>();
+    for (RolloutStall stall :
+        cluster
+            .admin()
+            .resources(RolloutStall.class)
+            .inNamespace(ScaleWorkload.NAMESPACE)
+            .list()
+            .getItems()) {
+      String ds = stall.getSpec().daemonSet();
+      String name = stall.getMetadata().getName();
+      var status = stall.getStatus();
+      boolean injected =
+          status != null
+              && status.newRevision() != null
+              && status.newRevision().images() != null
+              && status.newRevision().images().contains(ScaleWorkload.BROKEN_IMAGE);
+      if (!injected) {
+        others.add(ds + "/" + name + " " + (status == null ? "?" : status.cause()));
+        continue;
+      }
+      Instant crossing = crossing(stall);
+      if (crossing == null || !stallSeen.containsKey(name)) {
+        continue;
+      }
+      toStall.add((stallSeen.get(name) - crossing.toEpochMilli()) / 1000.0);
+      Long metric = metricSeen.get(ds + "/" + status.cause());
+      if (metric != null) {
+        toMetric.add((metric - crossing.toEpochMilli()) / 1000.0);
+      }
+      Instant fires = KubeStateMetrics.stuckAlertFiresAt(ksmSeries.getOrDefault(ds, List.of()));
+      if (fires != null) {
+        ksmAlert.add(Duration.between(crossing, fires).toMillis() / 1000.0);
+      }
+    }
+    var detection =
+        new ScaleResult.Detection(
+            n,
+            toStall.size(),
+            o.stallAfter().toSeconds(),
+            toStall,
+            toMetric,
+            ScaleResult.Percentiles.of(toStall),
+            ScaleResult.Percentiles.of(toMetric),
+            AuditLog.countsByVerb(auditLog, from, to),
+            others);
+    say(
+        "stalls: %d injected, %d detected; to RolloutStall %s, to metric %s; KSM alert after %s;"
+                .formatted(
+                    n, toStall.size(), detection.rolloutStall(), detection.metric(), ksmAlert)
+            + " other stalls "
+            + others);
+    return new StallOutcome(detection, ksmAlert);
+  }
+
+  /** The instant the stall's earliest node crossed stall-after, by the stall's own record. */
+  private Instant crossing(RolloutStall stall) {
+    if (stall.getStatus() == null || stall.getStatus().nodes() == null) {
+      return null;
+    }
+    return stall.getStatus().nodes().stream()
+        .map(n -> n.since())
+        .filter(java.util.Objects::nonNull)
+        .map(Instant::parse)
+        .min(Instant::compareTo)
+        .map(s -> s.plus(o.stallAfter()))
+        .orElse(null);
+  }
+}

@@ -1,0 +1,53 @@
+package dev.stallwatch.realcluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The scale run ({@code src/test/realcluster/scale.sh}) at CI size — 100 nodes × 2 DaemonSets, a
+ * rollout, 4 injected stalls — on its own cluster, so that every measurement path runs on each
+ * build: sync, heap after GC, the heartbeat round, the rollout's reconcile histogram, detection
+ * latency, API requests from the audit log. kube-state-metrics takes part when its binary is built
+ * ({@code ksm-build.sh}; not in CI: its cold build takes minutes).
+ */
+@ExtendWith(RealClusterExtension.class)
+class ScaleSmokeIT {
+
+  @Test
+  void theScaleRunMeasuresEveryFigureAtOneHundredNodes(RealCluster shared) throws Exception {
+    Path dir = RealCluster.PROJECT.resolve("target/realcluster/scale-smoke");
+    Path ksm = KubeStateMetrics.built();
+    var options =
+        new ScaleRun.Options(
+            100, 2, 4, 20, Duration.ofSeconds(10), Duration.ofSeconds(10), "256m", ksm, dir, 12);
+
+    ScaleResult r = ScaleRun.run(options);
+
+    assertThat(r.operator().syncSeconds()).isPositive().isLessThan(60);
+    assertThat(r.operator().heapAfterGcBytes()).isBetween(1L << 20, 256L << 20);
+    assertThat(r.operator().rssBytes()).isGreaterThan(r.operator().heapAfterGcBytes());
+    // Heartbeats of all 100 nodes reach no reconcile; at steady state the operator only watches.
+    assertThat(r.steady().heartbeatNodesWritten()).isGreaterThan(90);
+    assertThat(r.steady().reconciles()).isZero();
+    assertThat(r.steady().requestsByVerb().keySet()).allMatch(v -> v.startsWith("watch "));
+    assertThat(r.rollout().reconciles()).isPositive();
+    assertThat(r.rollout().reconcileP99Millis())
+        .isGreaterThanOrEqualTo(r.rollout().reconcileP50Millis());
+    assertThat(r.rollout().cpuSeconds()).isPositive();
+    assertThat(r.detection().detected()).isEqualTo(4);
+    assertThat(r.detection().toMetricSeconds()).hasSize(4);
+    // Generous bounds for a shared CI machine; the benchmark reports the real figures.
+    assertThat(r.detection().rolloutStall().max()).isBetween(-1.0, 10.0);
+    assertThat(r.detection().metric().max()).isBetween(-1.0, 10.0);
+    if (ksm != null) {
+      assertThat(r.kubeStateMetrics().series()).isPositive();
+      assertThat(r.kubeStateMetrics().alertAfterCrossingSeconds())
+          .hasSize(4)
+          .allMatch(s -> s > 15 * 60);
+    }
+  }
+}

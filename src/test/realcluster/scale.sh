@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The scale run of issue 12 on the real control plane, one cluster per size: N kwok nodes × D
+# DaemonSets plus ordinary pods, the operator jar as the chart's ServiceAccount, kube-state-metrics
+# beside it; measures sync, memory, a rollout, 20 injected stalls, API requests and heartbeat
+# churn (dev.stallwatch.realcluster.ScaleRun), then draws the plots (scale-plot.py).
+#
+#   src/test/realcluster/scale.sh [--sizes 500,1000,2000] [--daemonsets 10] [--stalls 20]
+#                                 [--operator-heap 1g] [--no-ksm] [--out docs/scale]
+#   src/test/realcluster/scale.sh --plot-only [--out docs/scale]
+#
+# Results: OUT/scale-N.json per size, OUT/../scale-memory.png and OUT/../scale-detection.png.
+# Heavy (minutes of both cores per size): on a shared machine take its lock around it.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+sizes=500,1000,2000 daemonsets=10 stalls=20 heap=1g ksm=yes out="$root/docs/scale" plot_only=no
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sizes) sizes="$2"; shift 2 ;;
+    --daemonsets) daemonsets="$2"; shift 2 ;;
+    --stalls) stalls="$2"; shift 2 ;;
+    --operator-heap) heap="$2"; shift 2 ;;
+    --no-ksm) ksm=no; shift ;;
+    --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
+    --plot-only) plot_only=yes; shift ;;
+    *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  esac
+done
+cd "$root"
+mkdir -p "$out"
+
+plot() {
+  local venv="${STALLWATCH_PLOT_VENV:-$HOME/.cache/stallwatch/plot-venv}"
+  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "matplotlib==3.11.2" >&2
+  fi
+  "$venv/bin/python" "$here/scale-plot.py" "$out" "$(dirname "$out")"
+}
+if [ "$plot_only" = yes ]; then plot; exit 0; fi
+
+bin="$("$here/build.sh" | tail -n 1)"
+ksm_args=()
+if [ "$ksm" = yes ]; then ksm_args=(--ksm "$("$here/ksm-build.sh" | tail -n 1)"); fi
+# the jar (the operator), the test classes (ScaleRun) and their class path
+./mvnw -B -q -o -Pbench package -DskipTests >&2
+cp="target/test-classes:target/classes:$(cat target/bench.classpath)"
+
+IFS=, read -r -a each <<<"$sizes"
+for n in "${each[@]}"; do
+  echo "scale: $n nodes × $daemonsets DaemonSets" >&2
+  rm -rf "target/scale/run-$n"
+  STALLWATCH_REALCLUSTER_BIN="$bin" java -Xmx3g -Dbasedir="$root" -cp "$cp" \
+    dev.stallwatch.realcluster.ScaleRun --nodes "$n" --daemonsets "$daemonsets" --stalls "$stalls" \
+    --operator-heap "$heap" --dir "target/scale/run-$n" --out "$out/scale-$n.json" "${ksm_args[@]}"
+  rm -rf "target/scale/run-$n/cluster/etcd" # gigabytes at the larger sizes; the logs stay
+done
+plot
