@@ -194,16 +194,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
             .filter(u -> namespace == null || namespace.equals(u.namespace()))
             .filter(u -> daemonSet == null || daemonSet.equals(u.name()))
             .toList();
-    return new Dump(
-        dump.daemonSets(),
-        dump.pods(),
-        dump.nodes(),
-        dump.revisions(),
-        dump.ignored(),
-        dump.errors(),
-        dump.unreadableNodes(),
-        kept,
-        dump.events());
+    return dump.withUnsupported(kept);
   }
 
   private String nothingSelected(List<RolloutSnapshot> all, Dump dump) {
@@ -228,12 +219,12 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
   /** Without nodes (or pods) the recomputed counts would be silently wrong: say so. */
   private static void warnAboutMissingKinds(Dump dump, PrintWriter err) {
-    if (dump.nodes().isEmpty()) {
+    if (dump.nodesRead() == 0) {
       err.println(
           "warning: the input holds no Node objects, so nothing can be recounted and verdicts"
               + " follow .status (evidence StatusOnly); dump them too:"
               + " kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json");
-    } else if (dump.pods().isEmpty()) {
+    } else if (dump.podsRead() == 0) {
       err.println(
           "warning: the input holds no Pod objects, so verdicts follow .status (evidence"
               + " Partial)");

@@ -14,9 +14,9 @@ final class InputSummary {
     String read =
         dump.daemonSets().size()
             + " DaemonSets, "
-            + dump.pods().size()
+            + dump.podsRead()
             + " Pods, "
-            + dump.nodes().size()
+            + dump.nodesRead()
             + " Nodes, "
             + dump.revisions().size()
             + " ControllerRevisions";
@@ -67,8 +67,8 @@ final class InputSummary {
   static ObjectNode json(Dump dump) {
     ObjectNode o = JsonNodeFactory.instance.objectNode();
     o.put("daemonSets", dump.daemonSets().size());
-    o.put("pods", dump.pods().size());
-    o.put("nodes", dump.nodes().size());
+    o.put("pods", dump.podsRead());
+    o.put("nodes", dump.nodesRead());
     o.put("controllerRevisions", dump.revisions().size());
     ObjectNode ignored = o.putObject("ignored");
     dump.ignored().forEach(ignored::put);

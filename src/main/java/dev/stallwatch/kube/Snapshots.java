@@ -115,21 +115,18 @@ public final class Snapshots {
    * {@link Grouped#errors()} (prefixed with where it came from); the others are still grouped.
    */
   public static Grouped group(Dump dump) {
-    List<String> errors = new ArrayList<>();
-    List<Namespaced<PodView>> pods = views(dump.pods(), KubeViews::pod, errors);
-    List<Namespaced<NodeView>> nodes = views(dump.nodes(), KubeViews::node, errors);
-    java.util.Set<String> unreadableNodes = new java.util.TreeSet<>(dump.unreadableNodes());
-    java.util.Set<String> readNodes = new java.util.HashSet<>();
-    nodes.forEach(n -> readNodes.add(n.view().name()));
-    for (Dump.Entry<Node> entry : dump.nodes()) {
-      String name = entry.object().getMetadata().getName();
-      if (!readNodes.contains(name)) {
-        unreadableNodes.add(name); // a field of it could not be read (errors says which)
-      }
+    // Pods and nodes were turned into views while reading; those that could not be come first,
+    // as they always did.
+    List<String> errors = new ArrayList<>(dump.invalidPods());
+    errors.addAll(dump.invalidNodes());
+    List<Namespaced<PodView>> pods = new ArrayList<>(dump.pods().size());
+    for (Dump.Entry<PodView> entry : dump.pods()) {
+      pods.add(new Namespaced<>(entry.object().namespace(), entry.object()));
     }
+    java.util.Set<String> unreadableNodes = new java.util.TreeSet<>(dump.unreadableNodes());
     List<Namespaced<RevisionView>> revisions = views(dump.revisions(), KubeViews::revision, errors);
     List<Namespaced<EventView>> events = views(dump.events(), KubeViews::event, errors);
-    List<NodeView> allNodes = nodes.stream().map(Namespaced::view).toList();
+    List<NodeView> allNodes = dump.nodes().stream().map(Dump.Entry::object).toList();
     List<RolloutSnapshot> snapshots = new ArrayList<>();
     for (Dump.Entry<DaemonSet> entry : dump.daemonSets()) {
       DaemonSetView ds;
@@ -146,7 +143,7 @@ public final class Snapshots {
               allNodes,
               inNamespace(revisions, ds.namespace()),
               unreadableNodes,
-              !dump.pods().isEmpty(),
+              dump.podsRead() > 0,
               inNamespace(events, ds.namespace())));
     }
     return new Grouped(snapshots, errors);

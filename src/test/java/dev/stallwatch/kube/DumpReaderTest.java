@@ -42,16 +42,7 @@ class DumpReaderTest {
 
     assertSeedObjects(dump);
     assertThat(dump.daemonSets().get(0).origin()).isEqualTo(file + " items[0]");
-    assertThat(
-            dump.pods()
-                .get(0)
-                .object()
-                .getStatus()
-                .getContainerStatuses()
-                .get(0)
-                .getState()
-                .getWaiting()
-                .getReason())
+    assertThat(dump.pods().get(0).object().containerStatuses().get(0).waitingReason())
         .isEqualTo("ImagePullBackOff");
     assertThat(dump.ignored()).isEmpty();
   }
@@ -87,12 +78,8 @@ class DumpReaderTest {
     Dump dump = read(single, typed);
 
     assertThat(dump.errors()).isEmpty();
-    assertThat(dump.nodes())
-        .extracting(e -> e.object().getMetadata().getName())
-        .containsExactly("gpu-node-9");
-    assertThat(dump.pods())
-        .extracting(e -> e.object().getMetadata().getName())
-        .containsExactly("p");
+    assertThat(dump.nodes()).extracting(e -> e.object().name()).containsExactly("gpu-node-9");
+    assertThat(dump.pods()).extracting(e -> e.object().name()).containsExactly("p");
   }
 
   @Test
@@ -254,5 +241,65 @@ class DumpReaderTest {
             .read(List.of("-"));
     assertThat(dump.errors())
         .containsExactly("<stdin>: is not UTF-8 text (not a kubectl JSON or YAML dump)");
+  }
+
+  @Test
+  void items_before_the_kind_of_a_typed_list_take_the_lists_kind() throws IOException {
+    // kubectl and the API server print "items" before "kind": the kind of kindless items is
+    // known only after them.
+    String file =
+        write(
+            "typed.json",
+            "{\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"a\"}},"
+                + "{\"kind\":\"Node\",\"metadata\":{\"name\":\"b\"}},"
+                + "{\"metadata\":{\"name\":\"c\"}}],\"kind\":\"NodeList\"}");
+    Dump dump = read(file);
+    assertThat(dump.errors()).isEmpty();
+    assertThat(dump.nodes())
+        .extracting(Dump.Entry::origin)
+        .containsExactly(file + " items[0]", file + " items[1]", file + " items[2]");
+  }
+
+  @Test
+  void an_items_field_of_an_object_that_is_no_list_is_not_read_as_items() throws IOException {
+    String file =
+        write(
+            "odd.json",
+            "{\"items\":[{\"kind\":\"Node\",\"metadata\":{\"name\":\"inner\"}}],"
+                + "\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\"}}");
+    Dump dump = read(file);
+    assertThat(dump.errors()).isEmpty();
+    assertThat(dump.nodes()).isEmpty();
+    assertThat(dump.ignored()).containsExactly(java.util.Map.entry("ConfigMap", 1));
+  }
+
+  @Test
+  void a_json_document_broken_after_some_items_yields_none_of_them() throws IOException {
+    String file =
+        write(
+            "cut.json",
+            "{\"kind\":\"Node\",\"metadata\":{\"name\":\"first\"}}\n"
+                + "{\"apiVersion\":\"v1\",\"items\":["
+                + "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\"}},"
+                + "{\"kind\":\"Node\",\"metadata\":{\"name\":\"b\"");
+    Dump dump = read(file);
+    assertThat(dump.nodes()).extracting(e -> e.object().name()).containsExactly("first");
+    assertThat(dump.nodes().get(0).origin()).isEqualTo(file);
+    assertThat(dump.errors()).singleElement().asString().startsWith(file + ": not valid JSON: ");
+  }
+
+  @Test
+  void managed_fields_are_not_read_and_a_large_dump_is_read_whole() throws IOException {
+    Path file = dir.resolve("large.json");
+    LargeDump.write(file, 200);
+    Dump dump = read(file.toString());
+    assertThat(dump.errors()).isEmpty();
+    assertThat(dump.nodes()).hasSize(200);
+    assertThat(dump.pods()).hasSize(200);
+    assertThat(dump.revisions()).hasSize(2);
+    assertThat(dump.daemonSets())
+        .singleElement()
+        .satisfies(e -> assertThat(e.origin()).isEqualTo(file + " items[0]"));
+    assertThat(dump.pods().get(199).origin()).isEqualTo(file + " items[402]");
   }
 }

@@ -2,6 +2,7 @@ package dev.stallwatch.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.rollout.RevisionView;
@@ -9,8 +10,11 @@ import dev.stallwatch.rollout.RolloutSnapshot;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SnapshotsTest {
   static final String DS = "nvidia-container-toolkit-daemonset";
@@ -28,8 +32,7 @@ class SnapshotsTest {
     ObjectNode foreignRev =
         KubeFixtures.json("imagepull-stalled.json", "ControllerRevision", DS + "-6d4f9b8c7d");
     foreignRev.with("metadata").put("namespace", "other");
-    List<Pod> pods =
-        new java.util.ArrayList<>(dump.pods().stream().map(Dump.Entry::object).toList());
+    List<Pod> pods = new java.util.ArrayList<>(objects("imagepull-stalled.json", Pod.class));
     pods.add(KubeFixtures.object(foreign, Pod.class));
     List<ControllerRevision> revs =
         new java.util.ArrayList<>(dump.revisions().stream().map(Dump.Entry::object).toList());
@@ -39,7 +42,7 @@ class SnapshotsTest {
         Snapshots.of(
             dump.daemonSets().get(0).object(),
             pods,
-            dump.nodes().stream().map(Dump.Entry::object).toList(),
+            objects("imagepull-stalled.json", Node.class),
             revs);
 
     assertThat(s.daemonSet().name()).isEqualTo(DS);
@@ -77,37 +80,58 @@ class SnapshotsTest {
   }
 
   @Test
-  void a_malformed_pod_or_node_is_dropped_with_an_error() {
-    Dump base = dump("imagepull-stalled.json");
+  void a_malformed_pod_or_node_is_dropped_with_an_error(@TempDir Path dir) throws IOException {
     ObjectNode badPod = KubeFixtures.json("imagepull-stalled.json", "Pod", DS + "-9qmzl");
     badPod.with("metadata").put("creationTimestamp", "last tuesday");
     ObjectNode badNode = KubeFixtures.json("imagepull-stalled.json", "Node", "gpu-node-3");
     badNode.with("metadata").put("name", "gpu-node-4").put("creationTimestamp", "soon");
-    Dump dump =
-        new Dump(
-            base.daemonSets(),
-            List.of(
-                base.pods().get(0),
-                new Dump.Entry<>(KubeFixtures.object(badPod, Pod.class), "x.json items[2]")),
-            List.of(
-                base.nodes().get(0),
-                new Dump.Entry<>(KubeFixtures.object(badNode, Node.class), "x.json items[9]")),
-            base.revisions(),
-            base.ignored(),
-            List.of());
+    ObjectNode list =
+        (ObjectNode) KubeJson.MAPPER.readTree(KubeFixtures.path("imagepull-stalled.json").toFile());
+    ArrayNode items = list.withArray("items");
+    items.add(badPod.deepCopy().put("kind", "Pod"));
+    items.add(badNode);
+    // the original pod is read first; the edited copy is then a duplicate: rename it
+    ((ObjectNode) items.get(items.size() - 2).get("metadata")).put("name", DS + "-zzzzz");
+    Path file = dir.resolve("x.json");
+    KubeJson.MAPPER.writeValue(file.toFile(), list);
+    int podAt = items.size() - 2;
 
-    Snapshots.Grouped g = Snapshots.group(dump);
+    Snapshots.Grouped g =
+        Snapshots.group(
+            new DumpReader(java.io.InputStream.nullInputStream()).read(List.of(file.toString())));
 
-    assertThat(g.snapshots().get(0).pods()).hasSize(1);
-    assertThat(g.snapshots().get(0).nodes()).hasSize(1);
+    assertThat(g.snapshots().get(0).pods()).hasSize(3);
+    assertThat(g.snapshots().get(0).nodes()).hasSize(3);
+    assertThat(g.snapshots().get(0).unreadableNodes()).contains("gpu-node-4");
     assertThat(g.errors())
         .containsExactly(
-            "x.json items[2]: Pod gpu-operator/"
+            file
+                + " items["
+                + podAt
+                + "]: Pod gpu-operator/"
                 + DS
-                + "-9qmzl: metadata.creationTimestamp: \"last tuesday\" is not an RFC 3339 time"
+                + "-zzzzz: metadata.creationTimestamp: \"last tuesday\" is not an RFC 3339 time"
                 + " like 2026-12-02T16:00:00Z",
-            "x.json items[9]: Node gpu-node-4: metadata.creationTimestamp: \"soon\" is not an"
+            file
+                + " items["
+                + (podAt + 1)
+                + "]: Node gpu-node-4: metadata.creationTimestamp: \"soon\" is not an"
                 + " RFC 3339 time like 2026-12-02T16:00:00Z");
+  }
+
+  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> List<T> objects(
+      String dump, Class<T> type) {
+    try {
+      List<T> out = new java.util.ArrayList<>();
+      for (var item : KubeJson.MAPPER.readTree(KubeFixtures.path(dump).toFile()).get("items")) {
+        if (type.getSimpleName().equals(item.path("kind").asText())) {
+          out.add(KubeJson.MAPPER.treeToValue(item, type));
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
@@ -117,11 +141,9 @@ class SnapshotsTest {
     badPod.with("metadata").put("creationTimestamp", "last tuesday");
     ObjectNode badNode = KubeFixtures.json("imagepull-stalled.json", "Node", "gpu-node-3");
     badNode.with("metadata").put("name", "gpu-node-4").put("creationTimestamp", "soon");
-    List<Pod> pods =
-        new java.util.ArrayList<>(base.pods().stream().map(Dump.Entry::object).toList());
+    List<Pod> pods = new java.util.ArrayList<>(objects("imagepull-stalled.json", Pod.class));
     pods.add(KubeFixtures.object(badPod, Pod.class));
-    List<Node> nodes =
-        new java.util.ArrayList<>(base.nodes().stream().map(Dump.Entry::object).toList());
+    List<Node> nodes = new java.util.ArrayList<>(objects("imagepull-stalled.json", Node.class));
     nodes.add(KubeFixtures.object(badNode, Node.class));
 
     Snapshots.Live live =
@@ -161,8 +183,8 @@ class SnapshotsTest {
 
     Snapshots.live(
         base.daemonSets().get(0).object(),
-        base.pods().stream().map(Dump.Entry::object).toList(),
-        base.nodes().stream().map(Dump.Entry::object).toList(),
+        objects("imagepull-stalled.json", Pod.class),
+        objects("imagepull-stalled.json", Node.class),
         base.revisions().stream().map(Dump.Entry::object).toList(),
         counting);
 
