@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
  * would judge the previous revision as if it were the new one; a caller that reads caches waits for
  * them to catch up instead of recording a verdict. Pure: only the snapshot is read.
  *
- * <p>Two signs, both impossible in a settled cluster because the DaemonSet controller keeps the
+ * <p>Three signs, all impossible in a settled cluster because the DaemonSet controller keeps the
  * revision that matches the template the newest ({@code .revision} raised on a rollback) and never
  * deletes a ControllerRevision a live pod still carries:
  *
