@@ -20,7 +20,10 @@ import java.util.stream.Collectors;
  *       the revision of a changed template before it touches a pod: the moment after a change, or a
  *       revision cache behind the DaemonSet's);
  *   <li>the DaemonSet's template matches a ControllerRevision that is not its newest by {@code
- *       .revision};
+ *       .revision}, while the controller has observed that template ({@code observedGeneration >=
+ *       generation}): right after a rollback (undo, the auto-rollback, a re-applied manifest) the
+ *       template matches an older revision until the controller renumbers it, and a verdict on the
+ *       restored revision is the right one meanwhile;
  *   <li>a pod of the DaemonSet carries a {@code controller-revision-hash} that none of its
  *       ControllerRevisions has.
  * </ul>
@@ -56,7 +59,9 @@ public final class SnapshotLag {
                 + revisions.size()
                 + " ControllerRevision(s): its new revision is not cached yet");
       }
-      if (matching.isPresent() && matching.get().revision() < newest.revision()) {
+      if (matching.isPresent()
+          && matching.get().revision() < newest.revision()
+          && !templateNotYetObserved(ds)) {
         return Optional.of(
             "the template of DaemonSet "
                 + ds.name()
@@ -88,5 +93,12 @@ public final class SnapshotLag {
                     + ", which none of its "
                     + revisions.size()
                     + " ControllerRevision(s) has");
+  }
+
+  /** The DaemonSet's spec changed after the controller last wrote its status. */
+  private static boolean templateNotYetObserved(DaemonSetView ds) {
+    return ds.status() != null
+        && ds.status().observedGeneration() != null
+        && ds.generation() > ds.status().observedGeneration();
   }
 }

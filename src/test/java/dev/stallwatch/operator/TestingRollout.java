@@ -76,7 +76,7 @@ final class TestingRollout {
     pod("gpu-node-1", NEW_HASH, 2, NEW_IMAGE, false);
     pod("gpu-node-2", OLD_HASH, 1, OLD_IMAGE, true);
     pod("gpu-node-3", OLD_HASH, 1, OLD_IMAGE, true);
-    status(3, 2, 1, 2, 2);
+    status(3, 2, 1, 2);
     return this;
   }
 
@@ -100,7 +100,7 @@ final class TestingRollout {
     Pod replaced = podObject("gpu-node-1", OLD_HASH, 3, OLD_IMAGE, true);
     replaced.getMetadata().setResourceVersion(null);
     client.resource(replaced).update();
-    status(3, 3, 3, 3, 3);
+    status(3, 3, 3, 3);
   }
 
   /** The controller's back-off: gpu-node-1's failing pod is deleted and created anew, now. */
@@ -133,7 +133,7 @@ final class TestingRollout {
     Pod replaced = podObject("gpu-node-1", OLD_HASH, generation, OLD_IMAGE, false);
     replaced.getMetadata().setResourceVersion(null);
     client.resource(replaced).update();
-    status(3, 2, 3, 2, generation);
+    status(3, 2, 3, 2);
   }
 
   private DaemonSet daemonSet(String image, long generation) {
@@ -278,8 +278,14 @@ final class TestingRollout {
     return pod.build();
   }
 
-  private void status(int desired, int ready, int updated, int available, long observed) {
+  /**
+   * The controller's status, having observed the DaemonSet's current spec: {@code
+   * observedGeneration} is the generation the server gave it (the embedded server, as a real one,
+   * starts at 1 on create and raises it on every spec change, whatever the fixture wrote).
+   */
+  private void status(int desired, int ready, int updated, int available) {
     DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
+    long observed = ds.getMetadata().getGeneration() == null ? 1 : ds.getMetadata().getGeneration();
     ds.setStatus(
         new io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder()
             .withDesiredNumberScheduled(desired)

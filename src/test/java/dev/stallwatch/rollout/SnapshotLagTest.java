@@ -64,6 +64,19 @@ class SnapshotLagTest {
   }
 
   @Test
+  void aRollbackTheControllerHasNotObservedYetDoesNotLag() {
+    // Rolled back to the old template (generation 2), the controller's status still at 1: it has
+    // not renumbered the old revision yet, and the verdict on the restored revision is right.
+    var justRolledBack =
+        snapshot(
+            ds(OLD_TEMPLATE, new DaemonSetView.Status(1L, 3, 3, 2, 1, 2, 1, 0)),
+            List.of(OLD, NEW),
+            List.of(pod("n1", "new").build(), pod("n2", "old").build()));
+
+    assertThat(SnapshotLag.of(justRolledBack)).isEmpty();
+  }
+
+  @Test
   void aRollbackTheControllerHasRecordedDoesNotLag() {
     // Rolled back to the old template: the controller raised the old revision to 3.
     RevisionView restored = Views.revision("old", 3, OLD_TEMPLATE, ago(60 * 24));
