@@ -5,6 +5,7 @@ import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.operator.HealthEndpoint;
 import dev.stallwatch.operator.OperatorSettings;
+import dev.stallwatch.operator.StallEvents;
 import dev.stallwatch.operator.StallwatchOperator;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
@@ -162,7 +163,7 @@ final class DemoStory implements AutoCloseable {
     out.println();
     showStalls();
     showMetric();
-    showEvents(StallEventsView.STALLED);
+    showEvents(StallEvents.STALLED);
   }
 
   /** Rolls back like {@code kubectl rollout undo} and waits for the stall to be Resolved. */
@@ -183,7 +184,7 @@ final class DemoStory implements AutoCloseable {
     step(resolved ? "the stall is Resolved" : "the stall did not resolve in time");
     showStalls();
     showMetric();
-    showEvents(StallEventsView.RESOLVED);
+    showEvents(StallEvents.RESOLVED);
     showDaemonSet();
     return resolved;
   }
@@ -358,11 +359,5 @@ final class DemoStory implements AutoCloseable {
     if (api != null) {
       api.close();
     }
-  }
-
-  /** The Event reasons the story shows. */
-  private static final class StallEventsView {
-    static final String STALLED = dev.stallwatch.operator.StallEvents.STALLED;
-    static final String RESOLVED = dev.stallwatch.operator.StallEvents.RESOLVED;
   }
 }

@@ -20,9 +20,7 @@ public enum Resolution {
   /** Someone accepted a NodeExcluded stall with the acknowledge annotation. */
   Acknowledged,
   /** Every node the stall held was deleted from the cluster, and no other node holds it. */
-  NodeRemoved,
-  /** The DaemonSet is gone. */
-  DaemonSetDeleted;
+  NodeRemoved;
 
   /**
    * Decides whether {@code stall} is over given the DaemonSet's latest verdict; empty while the
@@ -88,7 +86,6 @@ public enum Resolution {
               + " to revision "
               + revision
               + " stalled on was deleted";
-      case DaemonSetDeleted -> daemonSet + " was deleted";
     };
   }
 }

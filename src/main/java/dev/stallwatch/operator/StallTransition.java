@@ -1,7 +1,5 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.crd.RolloutStallStatus;
-
 /**
  * What happened to a stall between the status it had and the one it gets. Events follow
  * transitions, not reconciles: re-reading an unchanged stall emits nothing, also after a restart.
@@ -14,15 +12,5 @@ public enum StallTransition {
   /** Was active, now resolved. */
   RESOLVED,
   /** Still resolved (or never active). */
-  UNCHANGED;
-
-  /** Classifies the change from {@code previous} (null when none existed) to {@code next}. */
-  public static StallTransition between(RolloutStallStatus previous, RolloutStallStatus next) {
-    boolean wasActive = previous != null && previous.active();
-    boolean isActive = next != null && next.active();
-    if (isActive) {
-      return wasActive ? STILL_STALLED : STALLED;
-    }
-    return wasActive ? RESOLVED : UNCHANGED;
-  }
+  UNCHANGED
 }

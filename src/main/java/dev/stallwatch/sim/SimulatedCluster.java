@@ -9,9 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -32,7 +29,6 @@ public final class SimulatedCluster implements ScenarioActions, AutoCloseable {
   private final ControlPlane controlPlane;
   private final Instant start;
   private int nextEvent;
-  private ScheduledExecutorService background;
 
   private SimulatedCluster(KubernetesClient client, Scenario scenario, SimClock clock) {
     this.client = client;
@@ -116,37 +112,9 @@ public final class SimulatedCluster implements ScenarioActions, AutoCloseable {
     }
   }
 
-  /** On a scaled clock (the demo): ticks every {@code interval} of real time until closed. */
-  public synchronized void startInBackground(Duration interval) {
-    if (clock().isVirtual()) {
-      throw new IllegalStateException("background ticking needs a scaled real-time clock");
-    }
-    background =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "stallwatch-sim");
-              t.setDaemon(true);
-              return t;
-            });
-    background.scheduleWithFixedDelay(
-        () -> {
-          try {
-            tick();
-          } catch (RuntimeException e) {
-            LOG.warn("simulator tick failed: {}", e.toString());
-          }
-        },
-        0,
-        interval.toMillis(),
-        TimeUnit.MILLISECONDS);
-  }
-
+  /** Holds no thread or connection of its own (the client is the caller's): nothing to close. */
   @Override
-  public synchronized void close() {
-    if (background != null) {
-      background.shutdownNow();
-    }
-  }
+  public void close() {}
 
   @Override
   public void setImage(String namespace, String daemonSet, String container, String image) {

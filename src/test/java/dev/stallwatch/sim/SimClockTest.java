@@ -22,16 +22,6 @@ class SimClockTest {
   }
 
   @Test
-  void aScaledClockRunsFasterThanRealTimeAndRefusesManualAdvance() throws InterruptedException {
-    SimClock c = SimClock.scaled(T0, 60);
-    Thread.sleep(50);
-    assertThat(Duration.between(T0, c.instant())).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
-    assertThatThrownBy(() -> c.advance(Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> SimClock.scaled(T0, 0)).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
   void failedPodBackoffDoublesFromOneSecondAndCapsAtFifteenMinutes() {
     FailedPodBackoff b = new FailedPodBackoff();
     assertThat(b.inBackoff("k", T0)).isFalse();
