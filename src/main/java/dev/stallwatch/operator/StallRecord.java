@@ -98,12 +98,7 @@ public final class StallRecord {
     if (previous == null || RolloutStallStatus.RESOLVED.equals(previous.phase())) {
       return false;
     }
-    try {
-      Instant.parse(previous.stalledSince());
-      return true;
-    } catch (RuntimeException e) {
-      return false;
-    }
+    return previous.stalledSinceTime().isPresent();
   }
 
   /**
@@ -119,15 +114,7 @@ public final class StallRecord {
         RolloutStallStatus.ACTIVE.equals(status.phase())
             || RolloutStallStatus.RESOLVED.equals(status.phase());
     boolean negative = status.stalledNodeCount() != null && status.stalledNodeCount() < 0;
-    boolean unreadableSince;
-    try {
-      if (status.stalledSince() != null) {
-        Instant.parse(status.stalledSince());
-      }
-      unreadableSince = false;
-    } catch (RuntimeException e) {
-      unreadableSince = true;
-    }
+    boolean unreadableSince = status.stalledSince() != null && status.stalledSinceTime().isEmpty();
     return !knownPhase || negative || unreadableSince;
   }
 

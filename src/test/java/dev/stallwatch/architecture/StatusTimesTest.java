@@ -1,0 +1,68 @@
+package dev.stallwatch.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The {@code RolloutStall} status keeps its times as RFC 3339 strings on the wire (a hand-edited
+ * value must not break reading the object); Java code reads them through the status's typed
+ * accessors ({@code stalledSinceTime()}, …), the one parse with the one fallback. The faces and the
+ * plumbing that read statuses parse no times themselves, except {@code app.TimeParser} for
+ * command-line flags.
+ */
+class StatusTimesTest {
+  private static JavaClasses production;
+
+  @BeforeAll
+  static void importClasses() {
+    production =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.stallwatch");
+  }
+
+  @Test
+  void onlyTheStatusAndTheFlagParserTurnTimeTextIntoInstants() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.stallwatch.operator..",
+            "dev.stallwatch.cli..",
+            "dev.stallwatch.report..",
+            "dev.stallwatch.demo..",
+            "dev.stallwatch.app..",
+            "dev.stallwatch.main..",
+            "dev.stallwatch.rollout..")
+        .and()
+        .doNotHaveFullyQualifiedName("dev.stallwatch.app.TimeParser")
+        .should()
+        .callMethod(Instant.class, "parse", CharSequence.class)
+        .orShould()
+        .callMethod(OffsetDateTime.class, "parse", CharSequence.class)
+        .orShould()
+        .callMethod(OffsetDateTime.class, "parse", CharSequence.class, DateTimeFormatter.class)
+        .orShould()
+        .callMethod(ZonedDateTime.class, "parse", CharSequence.class)
+        .orShould()
+        .callMethod(DateTimeFormatter.class, "parse", CharSequence.class)
+        .orShould()
+        .callMethod(
+            DateTimeFormatter.class,
+            "parse",
+            CharSequence.class,
+            java.time.temporal.TemporalQuery.class)
+        .because(
+            "RolloutStallStatus parses its own time strings once (crd), with one fallback;"
+                + " readers use its Optional<Instant> accessors")
+        .check(production);
+  }
+}
