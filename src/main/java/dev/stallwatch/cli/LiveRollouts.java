@@ -2,6 +2,7 @@ package dev.stallwatch.cli;
 
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.Snapshots;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import io.fabric8.kubernetes.api.model.ListOptions;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
@@ -22,18 +23,13 @@ import java.util.Set;
  * ControllerRevisions of their namespaces and every node, as {@code diagnose} reads them from a
  * dump.
  *
- * <p>Only pods labelled {@value #POD_LABEL} are listed — the DaemonSet controller puts it on every
- * pod it creates — as the operator does, so that {@code status -A -w} and {@code wait}, which read
- * every couple of seconds, do not fetch every pod of the cluster. Nodes, which the analyzer needs
- * all of, are listed from the API server's cache ({@code resourceVersion=0}) instead of a quorum
- * read of etcd.
+ * <p>Only pods labelled {@value MetadataKeys#TEMPLATE_GENERATION_LABEL} are listed — the DaemonSet
+ * controller puts it on every pod it creates — as the operator does, so that {@code status -A -w}
+ * and {@code wait}, which read every couple of seconds, do not fetch every pod of the cluster.
+ * Nodes, which the analyzer needs all of, are listed from the API server's cache ({@code
+ * resourceVersion=0}) instead of a quorum read of etcd.
  */
 final class LiveRollouts {
-
-  /**
-   * The label the DaemonSet controller puts on its pods (upstream {@code pod-template-generation}).
-   */
-  static final String POD_LABEL = "pod-template-generation";
 
   /** Any recent version, served from the API server's watch cache: cheap to poll. */
   private static final ListOptions FROM_CACHE =
@@ -64,12 +60,17 @@ final class LiveRollouts {
     // The selector's labels narrow the lists; the analyzer still checks ownership.
     List<Pod> pods =
         matchLabels == null || matchLabels.isEmpty()
-            ? client.pods().inNamespace(namespace).withLabel(POD_LABEL).list().getItems()
+            ? client
+                .pods()
+                .inNamespace(namespace)
+                .withLabel(MetadataKeys.TEMPLATE_GENERATION_LABEL)
+                .list()
+                .getItems()
             : client
                 .pods()
                 .inNamespace(namespace)
                 .withLabels(matchLabels)
-                .withLabel(POD_LABEL)
+                .withLabel(MetadataKeys.TEMPLATE_GENERATION_LABEL)
                 .list()
                 .getItems();
     // Revisions by namespace, not selector: ownership decides (as in RevisionRestorer).
@@ -88,7 +89,12 @@ final class LiveRollouts {
       pods =
           daemonSets.isEmpty()
               ? List.of()
-              : client.pods().inAnyNamespace().withLabel(POD_LABEL).list().getItems();
+              : client
+                  .pods()
+                  .inAnyNamespace()
+                  .withLabel(MetadataKeys.TEMPLATE_GENERATION_LABEL)
+                  .list()
+                  .getItems();
       revisions =
           daemonSets.isEmpty()
               ? List.of()
@@ -98,7 +104,12 @@ final class LiveRollouts {
       pods =
           daemonSets.isEmpty()
               ? List.of()
-              : client.pods().inNamespace(namespace).withLabel(POD_LABEL).list().getItems();
+              : client
+                  .pods()
+                  .inNamespace(namespace)
+                  .withLabel(MetadataKeys.TEMPLATE_GENERATION_LABEL)
+                  .list()
+                  .getItems();
       revisions =
           daemonSets.isEmpty()
               ? List.of()

@@ -4,17 +4,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
  * What the API server's DaemonSet strategy does on every write, and the mock server does not: the
- * annotation {@value #ANNOTATION} starts at 1 and moves up by one, in the same write, whenever
- * {@code spec.template} changes; otherwise it keeps its stored value whatever the client sent. Pods
- * carry it as {@code pod-template-generation}, so a write that changed the template without it
- * would, for a moment, make old pods look updated.
+ * annotation {@value MetadataKeys#TEMPLATE_GENERATION_ANNOTATION} starts at 1 and moves up by one,
+ * in the same write, whenever {@code spec.template} changes; otherwise it keeps its stored value
+ * whatever the client sent. Pods carry it as {@code pod-template-generation}, so a write that
+ * changed the template without it would, for a moment, make old pods look updated.
  */
 final class TemplateGeneration {
-  static final String ANNOTATION = "deprecated.daemonset.template.generation";
   private static final ObjectMapper JSON = Serialization.jsonMapper();
 
   private TemplateGeneration() {}
@@ -40,19 +40,38 @@ final class TemplateGeneration {
       }
       long generation;
       if (before == null) {
-        generation = parse(after.path("metadata").path("annotations").path(ANNOTATION), 1);
+        generation =
+            parse(
+                after
+                    .path("metadata")
+                    .path("annotations")
+                    .path(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION),
+                1);
       } else {
-        long previous = parse(before.path("metadata").path("annotations").path(ANNOTATION), 1);
+        long previous =
+            parse(
+                before
+                    .path("metadata")
+                    .path("annotations")
+                    .path(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION),
+                1);
         boolean changed =
             !before.path("spec").path("template").equals(after.path("spec").path("template"));
         generation = changed ? previous + 1 : previous;
       }
       String value = Long.toString(generation);
-      JsonNode current = after.path("metadata").path("annotations").path(ANNOTATION);
+      JsonNode current =
+          after
+              .path("metadata")
+              .path("annotations")
+              .path(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
       if (value.equals(current.asText(null))) {
         return written;
       }
-      ((ObjectNode) after).with("metadata").with("annotations").put(ANNOTATION, value);
+      ((ObjectNode) after)
+          .with("metadata")
+          .with("annotations")
+          .put(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, value);
       return JSON.writeValueAsString(after);
     } catch (JsonProcessingException e) {
       return written;

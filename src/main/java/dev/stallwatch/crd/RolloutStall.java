@@ -1,5 +1,6 @@
 package dev.stallwatch.crd;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
 import io.fabric8.kubernetes.api.model.Namespaced;
@@ -80,12 +81,6 @@ public class RolloutStall extends CustomResource<RolloutStallSpec, RolloutStallS
   public static final String GROUP = "stallwatch.dev";
   public static final String VERSION = "v1alpha1";
 
-  /**
-   * Set to {@code "true"} on a {@code NodeExcluded} stall to accept the narrowing: the stall is
-   * then Resolved and not raised again for that revision.
-   */
-  public static final String ACKNOWLEDGED = "stallwatch.dev/acknowledged";
-
   /** Classpath location of the generated CRD, packaged into the jar. */
   public static final String CRD_RESOURCE = "crd/rolloutstalls.stallwatch.dev-v1.yml";
 
@@ -100,10 +95,10 @@ public class RolloutStall extends CustomResource<RolloutStallSpec, RolloutStallS
     return null;
   }
 
-  /** True when someone set {@value #ACKNOWLEDGED} to {@code "true"} on this stall. */
+  /** True when someone set {@value MetadataKeys#ACKNOWLEDGED} to {@code "true"} on this stall. */
   public boolean acknowledged() {
     var annotations = getMetadata() == null ? null : getMetadata().getAnnotations();
     return annotations != null
-        && "true".equalsIgnoreCase(annotations.getOrDefault(ACKNOWLEDGED, "").trim());
+        && "true".equalsIgnoreCase(annotations.getOrDefault(MetadataKeys.ACKNOWLEDGED, "").trim());
   }
 }

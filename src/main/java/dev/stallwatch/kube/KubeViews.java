@@ -3,6 +3,7 @@ package dev.stallwatch.kube;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.IntOrPercent;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.OwnerRef;
@@ -43,13 +44,6 @@ import java.util.function.Function;
  * timestamp that is not RFC 3339) is an {@link InvalidObjectException} naming object and field.
  */
 public final class KubeViews {
-
-  /** Label the DaemonSet controller puts on pods and revisions: the revision's hash. */
-  public static final String REVISION_HASH_LABEL = "controller-revision-hash";
-
-  /** Annotation holding the DaemonSet's template generation (upstream's legacy pod matching). */
-  public static final String TEMPLATE_GENERATION_ANNOTATION =
-      "deprecated.daemonset.template.generation";
 
   private static final String NODE_NAME_FIELD = "metadata.name";
 
@@ -208,7 +202,8 @@ public final class KubeViews {
    * invalid DaemonSet rather than a silent "not updated".
    */
   private static Long templateGeneration(Map<String, String> annotations, String what) {
-    String raw = annotations == null ? null : annotations.get(TEMPLATE_GENERATION_ANNOTATION);
+    String raw =
+        annotations == null ? null : annotations.get(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
     if (raw == null) {
       return null;
     }
@@ -217,7 +212,7 @@ public final class KubeViews {
     } catch (NumberFormatException e) {
       throw InvalidObjectException.field(
           what,
-          "metadata.annotations[" + TEMPLATE_GENERATION_ANNOTATION + "]",
+          "metadata.annotations[" + MetadataKeys.TEMPLATE_GENERATION_ANNOTATION + "]",
           "\""
               + raw
               + "\" is not an integer (the DaemonSet controller writes the template generation"
@@ -319,8 +314,8 @@ public final class KubeViews {
 
   private static String revisionHash(ObjectMeta meta, OwnerRef owner) {
     Map<String, String> labels = meta.getLabels();
-    if (labels != null && labels.get(REVISION_HASH_LABEL) != null) {
-      return labels.get(REVISION_HASH_LABEL);
+    if (labels != null && labels.get(MetadataKeys.REVISION_HASH_LABEL) != null) {
+      return labels.get(MetadataKeys.REVISION_HASH_LABEL);
     }
     String name = meta.getName();
     if (owner != null && owner.name() != null && name.startsWith(owner.name() + "-")) {

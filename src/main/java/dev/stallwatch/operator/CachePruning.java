@@ -1,6 +1,6 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -102,10 +102,10 @@ public final class CachePruning {
 
   /**
    * A DaemonSet without managedFields, and of its annotations only those the operator reads: the
-   * template generation and ours ({@value #OWN_ANNOTATIONS}…: node exclusion, auto-rollback opt-in
-   * and record). Its spec is read whole. Other annotations can be large (up to the API server's 256
-   * KiB) and would be cached for every DaemonSet; the rollback reads the DaemonSet afresh before it
-   * writes, so nothing is written back from this copy.
+   * template generation and ours ({@value MetadataKeys#STALLWATCH_PREFIX}…: node exclusion,
+   * auto-rollback opt-in and record). Its spec is read whole. Other annotations can be large (up to
+   * the API server's 256 KiB) and would be cached for every DaemonSet; the rollback reads the
+   * DaemonSet afresh before it writes, so nothing is written back from this copy.
    */
   public static DaemonSet daemonSet(DaemonSet ds) {
     ObjectMeta meta = meta(ds, true);
@@ -118,12 +118,9 @@ public final class CachePruning {
     return new DaemonSetBuilder(ds).withMetadata(meta).build();
   }
 
-  /** Our annotations' common prefix. */
-  static final String OWN_ANNOTATIONS = "stallwatch.dev/";
-
   private static boolean read(String annotation) {
-    return annotation.startsWith(OWN_ANNOTATIONS)
-        || KubeViews.TEMPLATE_GENERATION_ANNOTATION.equals(annotation);
+    return annotation.startsWith(MetadataKeys.STALLWATCH_PREFIX)
+        || MetadataKeys.TEMPLATE_GENERATION_ANNOTATION.equals(annotation);
   }
 
   private static ObjectMeta meta(HasMetadata obj, boolean keepAnnotations) {

@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutVerdict;
 import java.util.Optional;
@@ -79,7 +80,7 @@ public enum Resolution {
               + " revision "
               + revision
               + " acknowledged with "
-              + RolloutStall.ACKNOWLEDGED;
+              + MetadataKeys.ACKNOWLEDGED;
       case NodeRemoved ->
           "Every node the rollout of "
               + daemonSet

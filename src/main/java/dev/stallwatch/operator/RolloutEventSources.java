@@ -4,6 +4,7 @@ import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.kube.PodTemplates;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodTemplateView;
 import dev.stallwatch.rollout.PodView;
@@ -34,14 +35,12 @@ import java.util.stream.Stream;
 
 /**
  * The secondary sources of the DaemonSet reconciler: DaemonSet pods (by the label {@value
- * #POD_SELECTOR}, so no other pod is cached), ControllerRevisions, nodes and our RolloutStalls.
- * Every cache stores pruned objects ({@link CachePruning}). A node update passes only when
- * something the analyzer reads changed ({@link NodeChange#matters}), and then reaches only the
- * DaemonSets it can affect ({@link NodeRouting}).
+ * MetadataKeys#TEMPLATE_GENERATION_LABEL}, so no other pod is cached), ControllerRevisions, nodes
+ * and our RolloutStalls. Every cache stores pruned objects ({@link CachePruning}). A node update
+ * passes only when something the analyzer reads changed ({@link NodeChange#matters}), and then
+ * reaches only the DaemonSets it can affect ({@link NodeRouting}).
  */
 final class RolloutEventSources {
-  /** Only DaemonSet pods carry this label (StatefulSet and ReplicaSet pods do not). */
-  static final String POD_SELECTOR = "pod-template-generation";
 
   static final String PODS = "pods";
   static final String REVISIONS = "revisions";
@@ -68,7 +67,7 @@ final class RolloutEventSources {
             InformerEventSourceConfiguration.from(Pod.class, DaemonSet.class)
                 .withName(PODS)
                 .withNamespacesInheritedFromController()
-                .withLabelSelector(POD_SELECTOR)
+                .withLabelSelector(MetadataKeys.TEMPLATE_GENERATION_LABEL)
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
                 .withItemStore(stores.pods)
                 .build(),

@@ -9,6 +9,7 @@ import dev.stallwatch.operator.StallPlan.Change;
 import dev.stallwatch.operator.StallPlan.Kind;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -30,8 +31,6 @@ import java.util.Optional;
  * performs the writes.
  */
 public final class StallPlanner {
-  /** Label on every RolloutStall: the DaemonSet it is about. */
-  public static final String DAEMONSET_LABEL = "stallwatch.dev/daemonset";
 
   private final Duration resolvedTtl;
 
@@ -206,7 +205,7 @@ public final class StallPlanner {
             .withName(name)
             .withLabels(
                 Map.of(
-                    DAEMONSET_LABEL,
+                    MetadataKeys.DAEMONSET_LABEL,
                     labelValue(ds.name()),
                     "app.kubernetes.io/managed-by",
                     "stallwatch"))

@@ -1,5 +1,6 @@
 package dev.stallwatch.rollback;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,7 +16,7 @@ import java.util.List;
  */
 public final class AutoRollback {
 
-  /** Recorded as {@value RollbackRecord#BY_ANNOTATION} on the DaemonSet. */
+  /** Recorded as {@value MetadataKeys#ROLLED_BACK_BY} on the DaemonSet. */
   public static final String BY = "stallwatch operator";
 
   private final RollbackPolicy policy;

@@ -3,6 +3,7 @@ package dev.stallwatch.rollback;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stallwatch.kube.PodTemplates;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -22,7 +23,6 @@ import java.util.Optional;
 public final class RevisionHistory {
 
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-  private static final String HASH_LABEL = "controller-revision-hash";
 
   private final DaemonSet daemonSet;
   private final List<Entry> entries;
@@ -143,7 +143,7 @@ public final class RevisionHistory {
 
   private static Entry entry(ControllerRevision rev) {
     Map<String, String> labels = rev.getMetadata().getLabels();
-    String hash = labels == null ? null : labels.get(HASH_LABEL);
+    String hash = labels == null ? null : labels.get(MetadataKeys.REVISION_HASH_LABEL);
     if (hash == null || hash.isEmpty()) {
       String name = rev.getMetadata().getName();
       hash = name.substring(name.lastIndexOf('-') + 1);

@@ -1,5 +1,6 @@
 package dev.stallwatch.rollback;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.Suspect;
@@ -11,16 +12,13 @@ import java.util.Map;
 
 /**
  * Decides whether the operator rolls a stalled DaemonSet back on its own. Off unless both the
- * global switch ({@code --auto-rollback}) and the DaemonSet's annotation {@value #OPT_IN} say so;
- * then once the stall has lasted {@code delay}, back to the old revision — once per stalled
- * revision, only when the analyzer suspects the new revision (else the rollback is withheld, and
- * says why), and never when the stalled revision is itself the result of a rollback. Pure: the
- * caller passes {@code now} and what was done before.
+ * global switch ({@code --auto-rollback}) and the DaemonSet's annotation {@value
+ * MetadataKeys#AUTO_ROLLBACK} say so; then once the stall has lasted {@code delay}, back to the old
+ * revision — once per stalled revision, only when the analyzer suspects the new revision (else the
+ * rollback is withheld, and says why), and never when the stalled revision is itself the result of
+ * a rollback. Pure: the caller passes {@code now} and what was done before.
  */
 public final class RollbackPolicy {
-
-  /** The per-DaemonSet opt-in annotation; the value must be {@code "true"}. */
-  public static final String OPT_IN = "stallwatch.dev/auto-rollback";
 
   private final boolean enabled;
   private final Duration delay;
@@ -40,7 +38,7 @@ public final class RollbackPolicy {
   /** True when the DaemonSet's annotations opt in. */
   public static boolean optedIn(Map<String, String> annotations) {
     return annotations != null
-        && "true".equalsIgnoreCase(annotations.getOrDefault(OPT_IN, "").trim());
+        && "true".equalsIgnoreCase(annotations.getOrDefault(MetadataKeys.AUTO_ROLLBACK, "").trim());
   }
 
   /**
@@ -61,7 +59,9 @@ public final class RollbackPolicy {
     }
     if (!optedIn(annotations)) {
       return RollbackDecision.no(
-          "the DaemonSet does not opt in with the annotation " + OPT_IN + ": \"true\"");
+          "the DaemonSet does not opt in with the annotation "
+              + MetadataKeys.AUTO_ROLLBACK
+              + ": \"true\"");
     }
     if (!verdict.stalled()) {
       return RollbackDecision.no("the rollout is " + verdict.phase() + ", not Stalled");

@@ -1,5 +1,6 @@
 package dev.stallwatch.rollback;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
@@ -17,11 +18,6 @@ import java.util.Optional;
  */
 public record RollbackRecord(String from, String to, Instant at, String by) {
 
-  public static final String FROM_ANNOTATION = "stallwatch.dev/rolled-back-from";
-  public static final String TO_ANNOTATION = "stallwatch.dev/rolled-back-to";
-  public static final String AT_ANNOTATION = "stallwatch.dev/rolled-back-at";
-  public static final String BY_ANNOTATION = "stallwatch.dev/rolled-back-by";
-
   public RollbackRecord {
     from = from == null ? "" : from;
     to = to == null ? "" : to;
@@ -31,34 +27,34 @@ public record RollbackRecord(String from, String to, Instant at, String by) {
   /** The annotations that carry this record. */
   public Map<String, String> annotations() {
     Map<String, String> out = new LinkedHashMap<>();
-    out.put(FROM_ANNOTATION, from);
-    out.put(TO_ANNOTATION, to);
+    out.put(MetadataKeys.ROLLED_BACK_FROM, from);
+    out.put(MetadataKeys.ROLLED_BACK_TO, to);
     if (at != null) {
-      out.put(AT_ANNOTATION, at.toString());
+      out.put(MetadataKeys.ROLLED_BACK_AT, at.toString());
     }
-    out.put(BY_ANNOTATION, by);
+    out.put(MetadataKeys.ROLLED_BACK_BY, by);
     return out;
   }
 
   /** The record on a DaemonSet, if it carries one (an unreadable time is left out). */
   public static Optional<RollbackRecord> fromAnnotations(Map<String, String> annotations) {
     if (annotations == null
-        || annotations.getOrDefault(FROM_ANNOTATION, "").isBlank()
-        || annotations.getOrDefault(TO_ANNOTATION, "").isBlank()) {
+        || annotations.getOrDefault(MetadataKeys.ROLLED_BACK_FROM, "").isBlank()
+        || annotations.getOrDefault(MetadataKeys.ROLLED_BACK_TO, "").isBlank()) {
       return Optional.empty();
     }
     Instant at = null;
     try {
-      String text = annotations.get(AT_ANNOTATION);
+      String text = annotations.get(MetadataKeys.ROLLED_BACK_AT);
       at = text == null ? null : Instant.parse(text.trim());
     } catch (DateTimeParseException e) {
       // the time only informs messages; the hashes are what the policy decides on
     }
     return Optional.of(
         new RollbackRecord(
-            annotations.get(FROM_ANNOTATION).trim(),
-            annotations.get(TO_ANNOTATION).trim(),
+            annotations.get(MetadataKeys.ROLLED_BACK_FROM).trim(),
+            annotations.get(MetadataKeys.ROLLED_BACK_TO).trim(),
             at,
-            annotations.get(BY_ANNOTATION)));
+            annotations.get(MetadataKeys.ROLLED_BACK_BY)));
   }
 }

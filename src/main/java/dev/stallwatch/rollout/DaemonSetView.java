@@ -22,9 +22,6 @@ public record DaemonSetView(
     Status status,
     Instant created) {
 
-  /** Annotation that declares a deliberate narrowing: excluded nodes then do not stall. */
-  public static final String ALLOW_NODE_EXCLUSION = "stallwatch.dev/allow-node-exclusion";
-
   public DaemonSetView {
     annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
     strategy = strategy == null ? UpdateStrategy.DEFAULT : strategy;
@@ -38,9 +35,12 @@ public record DaemonSetView(
     return ref.name();
   }
 
-  /** True when the DaemonSet opts into narrowing with {@value #ALLOW_NODE_EXCLUSION}. */
+  /**
+   * True when the DaemonSet opts into narrowing with {@value MetadataKeys#ALLOW_NODE_EXCLUSION}.
+   */
   public boolean allowsNodeExclusion() {
-    return "true".equalsIgnoreCase(annotations.getOrDefault(ALLOW_NODE_EXCLUSION, "").trim());
+    return "true"
+        .equalsIgnoreCase(annotations.getOrDefault(MetadataKeys.ALLOW_NODE_EXCLUSION, "").trim());
   }
 
   /** {@code spec.updateStrategy}: the API defaults RollingUpdate with maxUnavailable 1. */

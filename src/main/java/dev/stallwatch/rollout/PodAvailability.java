@@ -11,12 +11,6 @@ import java.util.List;
  */
 public final class PodAvailability {
 
-  /** Label with the ControllerRevision hash a daemon pod was created from. */
-  public static final String REVISION_HASH_LABEL = "controller-revision-hash";
-
-  /** Label with the DaemonSet template generation a daemon pod was created from. */
-  public static final String TEMPLATE_GENERATION_LABEL = "pod-template-generation";
-
   /**
    * Bound pods first, then oldest first, then by name — the order upstream sorts a node's daemon
    * pods in to pick the one it counts.
@@ -96,10 +90,12 @@ public final class PodAvailability {
   /** {@link #isUpdated(PodView, String, Long)} with the generation already as its label value. */
   static boolean isUpdated(PodView pod, String hash, String templateGeneration) {
     boolean hashMatches =
-        hash != null && !hash.isEmpty() && hash.equals(pod.labels().get(REVISION_HASH_LABEL));
+        hash != null
+            && !hash.isEmpty()
+            && hash.equals(pod.labels().get(MetadataKeys.REVISION_HASH_LABEL));
     return hashMatches
         || (templateGeneration != null
-            && templateGeneration.equals(pod.labels().get(TEMPLATE_GENERATION_LABEL)));
+            && templateGeneration.equals(pod.labels().get(MetadataKeys.TEMPLATE_GENERATION_LABEL)));
   }
 
   /** Phase Failed or Succeeded. */

@@ -133,7 +133,7 @@ final class RevisionSplit {
     // One pass over the old pods, not one per revision: a DaemonSet keeps up to 10 revisions.
     Set<String> oldHashes = new HashSet<>();
     for (PodView pod : oldPods) {
-      String hash = pod.labels().get(PodAvailability.REVISION_HASH_LABEL);
+      String hash = pod.labels().get(MetadataKeys.REVISION_HASH_LABEL);
       if (hash != null) {
         oldHashes.add(hash);
       }
@@ -162,7 +162,7 @@ final class RevisionSplit {
     String hash =
         pods.stream()
             .filter(this::isNew)
-            .map(p -> p.labels().get(PodAvailability.REVISION_HASH_LABEL))
+            .map(p -> p.labels().get(MetadataKeys.REVISION_HASH_LABEL))
             .filter(Objects::nonNull)
             .findFirst()
             .orElse("");
@@ -192,7 +192,7 @@ final class RevisionSplit {
         .map(
             p ->
                 new RevisionSummary(
-                    p.labels().getOrDefault(PodAvailability.REVISION_HASH_LABEL, ""),
+                    p.labels().getOrDefault(MetadataKeys.REVISION_HASH_LABEL, ""),
                     null,
                     p.images(),
                     templateGenerationOf(p) < 0 ? null : templateGenerationOf(p)))
@@ -201,8 +201,7 @@ final class RevisionSplit {
 
   private static long templateGenerationOf(PodView pod) {
     try {
-      return Long.parseLong(
-          pod.labels().getOrDefault(PodAvailability.TEMPLATE_GENERATION_LABEL, ""));
+      return Long.parseLong(pod.labels().getOrDefault(MetadataKeys.TEMPLATE_GENERATION_LABEL, ""));
     } catch (NumberFormatException e) {
       return -1;
     }

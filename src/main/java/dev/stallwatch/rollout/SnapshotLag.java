@@ -79,8 +79,8 @@ public final class SnapshotLag {
     Set<String> known = revisions.stream().map(RevisionView::hash).collect(Collectors.toSet());
     return snapshot.pods().stream()
         .filter(p -> Ownership.ownsPod(ds, p))
-        .filter(p -> !p.labels().getOrDefault(PodAvailability.REVISION_HASH_LABEL, "").isEmpty())
-        .filter(p -> !known.contains(p.labels().get(PodAvailability.REVISION_HASH_LABEL)))
+        .filter(p -> !p.labels().getOrDefault(MetadataKeys.REVISION_HASH_LABEL, "").isEmpty())
+        .filter(p -> !known.contains(p.labels().get(MetadataKeys.REVISION_HASH_LABEL)))
         .min(Comparator.comparing(PodView::name))
         .map(
             p ->
@@ -89,7 +89,7 @@ public final class SnapshotLag {
                     + " of DaemonSet "
                     + ds.name()
                     + " carries revision "
-                    + p.labels().get(PodAvailability.REVISION_HASH_LABEL)
+                    + p.labels().get(MetadataKeys.REVISION_HASH_LABEL)
                     + ", which none of its "
                     + revisions.size()
                     + " ControllerRevision(s) has");

@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.NodeEligibility;
 import dev.stallwatch.rollout.RolloutBudget;
 import io.fabric8.kubernetes.api.model.Node;
@@ -110,7 +111,7 @@ final class DaemonPodManager {
     Pod oldestNew = null;
     Pod oldestOld = null;
     for (Pod pod : running) {
-      boolean current = hash.equals(labels(pod).get("controller-revision-hash"));
+      boolean current = hash.equals(labels(pod).get(MetadataKeys.REVISION_HASH_LABEL));
       if (current && oldestNew == null) {
         oldestNew = pod;
       } else if (!current && oldestOld == null) {

@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -77,9 +78,9 @@ final class DaemonPodWriter {
     }
     Long generation = state.templateGeneration();
     if (generation != null) {
-      labels.put("pod-template-generation", generation.toString());
+      labels.put(MetadataKeys.TEMPLATE_GENERATION_LABEL, generation.toString());
     }
-    labels.put(RevisionHistory.HASH_LABEL, hash);
+    labels.put(MetadataKeys.REVISION_HASH_LABEL, hash);
     ObjectMeta meta = new ObjectMeta();
     meta.setGenerateName(state.name() + "-");
     meta.setName(state.name() + "-" + suffix());

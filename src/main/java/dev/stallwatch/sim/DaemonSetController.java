@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -119,7 +120,7 @@ public final class DaemonSetController {
         revisions.owned(ds).stream()
             .filter(r -> TemplateHash.matches(ds.getSpec().getTemplate(), r))
             .max(Comparator.comparing(r -> r.getRevision()))
-            .map(r -> r.getMetadata().getLabels().get(RevisionHistory.HASH_LABEL))
+            .map(r -> r.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL))
             .orElse("");
     statusWriter.write(state, hash, true);
   }

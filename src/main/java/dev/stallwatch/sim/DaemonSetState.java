@@ -4,6 +4,7 @@ import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.IntOrPercent;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.NodeEligibility;
 import dev.stallwatch.rollout.PodAvailability;
 import dev.stallwatch.rollout.PodTemplateView;
@@ -29,8 +30,6 @@ import java.util.TreeMap;
  * getNodesToDaemonPods}, leaving out pods that are both terminal and being deleted).
  */
 final class DaemonSetState {
-
-  static final String TEMPLATE_GENERATION_ANNOTATION = "deprecated.daemonset.template.generation";
 
   final DaemonSet ds;
   final List<Node> nodes;
@@ -116,7 +115,8 @@ final class DaemonSetState {
   /** The template generation annotation, or null when absent or unparsable. */
   Long templateGeneration() {
     var annotations = ds.getMetadata().getAnnotations();
-    String raw = annotations == null ? null : annotations.get(TEMPLATE_GENERATION_ANNOTATION);
+    String raw =
+        annotations == null ? null : annotations.get(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
     if (raw == null) {
       return null;
     }

@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -25,8 +26,6 @@ import java.util.stream.Collectors;
  */
 final class RevisionHistory {
 
-  static final String HASH_LABEL = "controller-revision-hash";
-
   private final KubernetesClient client;
 
   RevisionHistory(KubernetesClient client) {
@@ -36,7 +35,7 @@ final class RevisionHistory {
   /** The current revision and the others, oldest number first. */
   record History(ControllerRevision current, List<ControllerRevision> old) {
     String hash() {
-      return current.getMetadata().getLabels().get(HASH_LABEL);
+      return current.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL);
     }
   }
 
@@ -60,7 +59,7 @@ final class RevisionHistory {
     List<ControllerRevision> old = new ArrayList<>();
     for (ControllerRevision r : owned(ds)) {
       if (r.getMetadata().getLabels() == null
-          || !r.getMetadata().getLabels().containsKey(HASH_LABEL)) {
+          || !r.getMetadata().getLabels().containsKey(MetadataKeys.REVISION_HASH_LABEL)) {
         r =
             client
                 .resource(r)
@@ -70,7 +69,7 @@ final class RevisionHistory {
                           x.getMetadata().getLabels() == null
                               ? new HashMap<>()
                               : new HashMap<>(x.getMetadata().getLabels());
-                      labels.put(HASH_LABEL, x.getMetadata().getName());
+                      labels.put(MetadataKeys.REVISION_HASH_LABEL, x.getMetadata().getName());
                       x.getMetadata().setLabels(labels);
                       return x;
                     });
@@ -117,7 +116,7 @@ final class RevisionHistory {
     if (tplLabels != null) {
       labels.putAll(tplLabels);
     }
-    labels.put(HASH_LABEL, hash);
+    labels.put(MetadataKeys.REVISION_HASH_LABEL, hash);
     ControllerRevision history =
         new ControllerRevisionBuilder()
             .withNewMetadata()
@@ -177,19 +176,20 @@ final class RevisionHistory {
     }
     ControllerRevision keep =
         current.stream().max(Comparator.comparing(ControllerRevision::getRevision)).orElseThrow();
-    String keepHash = keep.getMetadata().getLabels().get(HASH_LABEL);
+    String keepHash = keep.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL);
     for (ControllerRevision dup : current) {
       if (dup == keep) {
         continue;
       }
-      String dupHash = dup.getMetadata().getLabels().get(HASH_LABEL);
+      String dupHash = dup.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL);
       for (Pod pod : ownedPods) {
-        if (Objects.equals(dupHash, pod.getMetadata().getLabels().get(HASH_LABEL))) {
+        if (Objects.equals(
+            dupHash, pod.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL))) {
           client
               .resource(pod)
               .edit(
                   p -> {
-                    p.getMetadata().getLabels().put(HASH_LABEL, keepHash);
+                    p.getMetadata().getLabels().put(MetadataKeys.REVISION_HASH_LABEL, keepHash);
                     return p;
                   });
         }
@@ -218,14 +218,14 @@ final class RevisionHistory {
                 p ->
                     p.getMetadata().getLabels() == null
                         ? null
-                        : p.getMetadata().getLabels().get(HASH_LABEL))
+                        : p.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL))
             .filter(Objects::nonNull)
             .collect(Collectors.toSet());
     for (ControllerRevision r : old) {
       if (toKill <= 0) {
         break;
       }
-      if (live.contains(r.getMetadata().getLabels().get(HASH_LABEL))) {
+      if (live.contains(r.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL))) {
         continue;
       }
       client.resource(r).delete();

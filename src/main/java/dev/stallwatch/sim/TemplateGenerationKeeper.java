@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
@@ -7,11 +8,11 @@ import java.util.Map;
 
 /**
  * Stands in for the API server's DaemonSet strategy, which the mock server lacks: it sets the
- * annotation {@value DaemonSetState#TEMPLATE_GENERATION_ANNOTATION} to 1 on a new DaemonSet and
- * bumps it whenever the pod template changes. Without it, pods of an old template would carry the
- * current {@code pod-template-generation} label and count as updated. It runs first in every tick,
- * so a template changed by anyone (scenario, {@code kubectl}, {@code stallwatch undo}) is seen with
- * its new generation before the controller acts.
+ * annotation {@value MetadataKeys#TEMPLATE_GENERATION_ANNOTATION} to 1 on a new DaemonSet and bumps
+ * it whenever the pod template changes. Without it, pods of an old template would carry the current
+ * {@code pod-template-generation} label and count as updated. It runs first in every tick, so a
+ * template changed by anyone (scenario, {@code kubectl}, {@code stallwatch undo}) is seen with its
+ * new generation before the controller acts.
  */
 final class TemplateGenerationKeeper {
 
@@ -36,7 +37,7 @@ final class TemplateGenerationKeeper {
     String raw =
         ds.getMetadata().getAnnotations() == null
             ? null
-            : ds.getMetadata().getAnnotations().get(DaemonSetState.TEMPLATE_GENERATION_ANNOTATION);
+            : ds.getMetadata().getAnnotations().get(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
     Seen before = seen.get(uid);
     long want;
     if (before == null) {
@@ -57,7 +58,7 @@ final class TemplateGenerationKeeper {
                     d.getMetadata().getAnnotations() == null
                         ? new HashMap<>()
                         : new HashMap<>(d.getMetadata().getAnnotations());
-                a.put(DaemonSetState.TEMPLATE_GENERATION_ANNOTATION, Long.toString(want));
+                a.put(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, Long.toString(want));
                 d.getMetadata().setAnnotations(a);
                 return d;
               });

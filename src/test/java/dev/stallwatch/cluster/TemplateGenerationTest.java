@@ -2,6 +2,7 @@ package dev.stallwatch.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,7 +39,7 @@ class TemplateGenerationTest {
   }
 
   private static String generation(DaemonSet ds) {
-    return ds.getMetadata().getAnnotations().get(TemplateGeneration.ANNOTATION);
+    return ds.getMetadata().getAnnotations().get(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
   }
 
   @Test
@@ -71,7 +72,7 @@ class TemplateGenerationTest {
 
       // A client sending a stale annotation with an unchanged template does not move it back.
       DaemonSet stale = daemonSets.withName("toolkit").get();
-      stale.getMetadata().getAnnotations().put(TemplateGeneration.ANNOTATION, "1");
+      stale.getMetadata().getAnnotations().put(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, "1");
       assertThat(generation(client.resource(stale).update())).isEqualTo("3");
       assertThat(generation(daemonSets.withName("toolkit").get())).isEqualTo("3");
     }
@@ -87,7 +88,7 @@ class TemplateGenerationTest {
         .isTrue();
     String unchanged =
         "{\"metadata\":{\"annotations\":{\""
-            + TemplateGeneration.ANNOTATION
+            + MetadataKeys.TEMPLATE_GENERATION_ANNOTATION
             + "\":\"3\"}},\"spec\":{\"template\":{}}}";
     assertThat(TemplateGeneration.adjust(unchanged, unchanged)).isEqualTo(unchanged);
   }

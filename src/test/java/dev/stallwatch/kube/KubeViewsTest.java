@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.IntOrPercent;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.OwnerRef;
 import dev.stallwatch.rollout.PodTemplateView;
@@ -143,14 +144,14 @@ class KubeViewsTest {
       ObjectNode json = dsJson();
       json.with("metadata")
           .with("annotations")
-          .put(KubeViews.TEMPLATE_GENERATION_ANNOTATION, "abc");
+          .put(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, "abc");
       assertThatThrownBy(() -> KubeViews.daemonSet(ds(json)))
           .isInstanceOf(InvalidObjectException.class)
           .hasMessageContaining(
               "metadata.annotations[deprecated.daemonset.template.generation]: \"abc\" is not an"
                   + " integer");
 
-      json.with("metadata").with("annotations").remove(KubeViews.TEMPLATE_GENERATION_ANNOTATION);
+      json.with("metadata").with("annotations").remove(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
       assertThat(KubeViews.daemonSet(ds(json)).templateGeneration()).isNull();
     }
 
@@ -358,7 +359,7 @@ class KubeViewsTest {
     @Test
     void a_revision_without_hash_label_takes_the_name_suffix() {
       ObjectNode rev = json(STALLED, "ControllerRevision", DS + "-6d4f9b8c7d");
-      rev.with("metadata").with("labels").remove(KubeViews.REVISION_HASH_LABEL);
+      rev.with("metadata").with("labels").remove(MetadataKeys.REVISION_HASH_LABEL);
       assertThat(KubeViews.revision(object(rev, ControllerRevision.class)).hash())
           .isEqualTo("6d4f9b8c7d");
     }

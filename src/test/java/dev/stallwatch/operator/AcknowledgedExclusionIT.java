@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
-import dev.stallwatch.rollback.RollbackPolicy;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A deliberate narrowing (scenario toleration-dropped: the new template no longer tolerates
- * gpu-node-1's taint) acknowledged with {@value RolloutStall#ACKNOWLEDGED}: the stall is Resolved,
+ * gpu-node-1's taint) acknowledged with {@value MetadataKeys#ACKNOWLEDGED}: the stall is Resolved,
  * not raised again for that revision, and the opted-in auto-rollback leaves the accepted revision
  * alone.
  */
@@ -43,7 +43,7 @@ class AcknowledgedExclusionIT {
           .withName(DS)
           .edit(
               ds -> {
-                ds.getMetadata().getAnnotations().put(RollbackPolicy.OPT_IN, "true");
+                ds.getMetadata().getAnnotations().put(MetadataKeys.AUTO_ROLLBACK, "true");
                 return ds;
               });
       assertThat(run.drive(() -> run.active().isPresent(), Duration.ofMinutes(15))).isTrue();
@@ -59,7 +59,7 @@ class AcknowledgedExclusionIT {
                 if (s.getMetadata().getAnnotations() != null) {
                   annotations.putAll(s.getMetadata().getAnnotations());
                 }
-                annotations.put(RolloutStall.ACKNOWLEDGED, "true");
+                annotations.put(MetadataKeys.ACKNOWLEDGED, "true");
                 s.getMetadata().setAnnotations(annotations);
                 return s;
               });

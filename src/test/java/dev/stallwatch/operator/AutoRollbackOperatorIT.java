@@ -7,8 +7,8 @@ import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.crd.StallName;
 import dev.stallwatch.rollback.AutoRollback;
-import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -73,7 +73,7 @@ class AutoRollbackOperatorIT {
         .withName(NAME)
         .edit(
             ds -> {
-              ds.getMetadata().getAnnotations().put(RollbackPolicy.OPT_IN, "true");
+              ds.getMetadata().getAnnotations().put(MetadataKeys.AUTO_ROLLBACK, "true");
               return ds;
             });
   }

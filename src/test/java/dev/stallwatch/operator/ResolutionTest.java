@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RevisionSummary;
 import java.time.Instant;
@@ -71,7 +72,7 @@ class ResolutionTest {
     RolloutStall excluded =
         stall(
             StallRecord.active(stalled(Cause.NodeExcluded), null, now),
-            Map.of(RolloutStall.ACKNOWLEDGED, "true"));
+            Map.of(MetadataKeys.ACKNOWLEDGED, "true"));
     assertThat(Resolution.of(excluded, stalled(Cause.NodeExcluded)))
         .contains(Resolution.Acknowledged);
   }
@@ -81,7 +82,7 @@ class ResolutionTest {
     RolloutStall pulled =
         stall(
             StallRecord.active(stalled(Cause.ImagePull), null, now),
-            Map.of(RolloutStall.ACKNOWLEDGED, "true"));
+            Map.of(MetadataKeys.ACKNOWLEDGED, "true"));
     assertThat(Resolution.of(pulled, stalled(Cause.ImagePull))).isEmpty();
   }
 }

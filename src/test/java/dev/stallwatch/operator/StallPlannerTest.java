@@ -12,6 +12,7 @@ import dev.stallwatch.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.operator.StallPlan.Kind;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
 import java.time.Duration;
 import java.time.Instant;
@@ -128,7 +129,7 @@ class StallPlannerTest {
     RolloutStall excluded =
         stall(
             StallRecord.active(stalled(Cause.NodeExcluded), null, now),
-            Map.of(RolloutStall.ACKNOWLEDGED, "true"));
+            Map.of(MetadataKeys.ACKNOWLEDGED, "true"));
     StallPlan ack = planner.plan(stalled(Cause.NodeExcluded), List.of(excluded), NO_ROLLBACK, now);
     assertThat(ack.changes())
         .singleElement()

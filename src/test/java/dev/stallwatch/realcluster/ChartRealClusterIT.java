@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.operator.StallEvents;
-import dev.stallwatch.rollback.RollbackPolicy;
-import dev.stallwatch.rollback.RollbackRecord;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionCondition;
@@ -288,7 +287,7 @@ class ChartRealClusterIT {
       s.rollOut(
           "agent",
           "example.com/agent:v1",
-          b -> b.editMetadata().addToAnnotations(RollbackPolicy.OPT_IN, "true").endMetadata());
+          b -> b.editMetadata().addToAnnotations(MetadataKeys.AUTO_ROLLBACK, "true").endMetadata());
       cluster
           .kubectl(
               "set",
@@ -303,7 +302,7 @@ class ChartRealClusterIT {
           .atMost(Scenario.WAIT)
           .until(
               () -> s.daemonSet("agent").getMetadata().getAnnotations(),
-              a -> a.containsKey(RollbackRecord.TO_ANNOTATION));
+              a -> a.containsKey(MetadataKeys.ROLLED_BACK_TO));
       assertThat(
               s.daemonSet("agent")
                   .getSpec()

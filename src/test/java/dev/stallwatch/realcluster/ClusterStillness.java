@@ -1,6 +1,7 @@
 package dev.stallwatch.realcluster;
 
 import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -81,7 +82,7 @@ final class ClusterStillness {
             .append(' ')
             .append(v.targetNode())
             .append(' ')
-            .append(v.labels().get(KubeViews.REVISION_HASH_LABEL))
+            .append(v.labels().get(MetadataKeys.REVISION_HASH_LABEL))
             .append(' ')
             .append(v.phase())
             .append(v.deletionTimestamp() != null ? " deleting" : "");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -28,7 +29,7 @@ class AutoRollbackIT {
 
   static final Duration STALL_AFTER = Duration.ofSeconds(1);
   static final Duration DELAY = Duration.ofMinutes(10);
-  static final Map<String, String> OPT_IN = Map.of(RollbackPolicy.OPT_IN, "true");
+  static final Map<String, String> OPT_IN = Map.of(MetadataKeys.AUTO_ROLLBACK, "true");
 
   final TestApiServer server = new TestApiServer();
   final KubernetesClient client = server.client();

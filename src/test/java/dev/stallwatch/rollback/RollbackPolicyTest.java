@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.Evidence;
+import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RevisionSummary;
@@ -23,7 +24,7 @@ class RollbackPolicyTest {
   static final Duration DELAY = Duration.ofMinutes(10);
   static final RevisionSummary OLD = new RevisionSummary("6d5f8b", 1L, List.of("toolkit:v1"));
   static final RevisionSummary NEW = new RevisionSummary("7c9a2e", 2L, List.of("toolkit:v2"));
-  static final Map<String, String> OPTED_IN = Map.of(RollbackPolicy.OPT_IN, "true");
+  static final Map<String, String> OPTED_IN = Map.of(MetadataKeys.AUTO_ROLLBACK, "true");
 
   final RollbackPolicy policy = new RollbackPolicy(true, DELAY);
 
@@ -103,7 +104,7 @@ class RollbackPolicyTest {
   @Test
   void doesNothingWithoutTheOptInAnnotation() {
     for (Map<String, String> annotations :
-        List.of(Map.<String, String>of(), Map.of(RollbackPolicy.OPT_IN, "false"))) {
+        List.of(Map.<String, String>of(), Map.of(MetadataKeys.AUTO_ROLLBACK, "false"))) {
       RollbackDecision d =
           policy.decide(stalled(), annotations, List.of(), after(Duration.ofHours(5)));
 
@@ -114,7 +115,7 @@ class RollbackPolicyTest {
 
   @Test
   void acceptsTheOptInValueInAnyCase() {
-    assertThat(RollbackPolicy.optedIn(Map.of(RollbackPolicy.OPT_IN, " True "))).isTrue();
+    assertThat(RollbackPolicy.optedIn(Map.of(MetadataKeys.AUTO_ROLLBACK, " True "))).isTrue();
     assertThat(RollbackPolicy.optedIn(null)).isFalse();
   }
 

@@ -2,6 +2,7 @@ package dev.stallwatch.rollback;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +22,7 @@ class RollbackRecordTest {
   @Test
   void isAbsentWithoutBothHashes() {
     assertThat(RollbackRecord.fromAnnotations(null)).isEmpty();
-    assertThat(RollbackRecord.fromAnnotations(Map.of(RollbackRecord.FROM_ANNOTATION, "a")))
+    assertThat(RollbackRecord.fromAnnotations(Map.of(MetadataKeys.ROLLED_BACK_FROM, "a")))
         .isEmpty();
   }
 
@@ -29,7 +30,7 @@ class RollbackRecordTest {
   void keepsTheHashesWhenTheTimeCannotBeRead() {
     Map<String, String> annotations =
         new HashMap<>(new RollbackRecord("a", "b", null, "x").annotations());
-    annotations.put(RollbackRecord.AT_ANNOTATION, "yesterday");
+    annotations.put(MetadataKeys.ROLLED_BACK_AT, "yesterday");
 
     assertThat(RollbackRecord.fromAnnotations(annotations))
         .contains(new RollbackRecord("a", "b", null, "x"));

@@ -64,10 +64,10 @@ class PodAvailabilityTest {
       boolean updated) {
     Map<String, String> labels = new HashMap<>();
     if (podGeneration != null) {
-      labels.put(PodAvailability.TEMPLATE_GENERATION_LABEL, podGeneration);
+      labels.put(MetadataKeys.TEMPLATE_GENERATION_LABEL, podGeneration);
     }
     if (podHash != null) {
-      labels.put(PodAvailability.REVISION_HASH_LABEL, podHash);
+      labels.put(MetadataKeys.REVISION_HASH_LABEL, podHash);
     }
     assertThat(PodAvailability.isUpdated(pod("p", "n", NOW, labels), hash, dsGeneration))
         .isEqualTo(updated);

@@ -160,7 +160,7 @@ class RolloutAnalyzerFuzzTest {
             r.nextInt(5) == 0
                 ? pick(r, -1L, 0L, Long.MAX_VALUE, Long.MIN_VALUE)
                 : r.nextBoolean() ? (long) r.nextInt(4) : null,
-            r.nextBoolean() ? Map.of(DaemonSetView.ALLOW_NODE_EXCLUSION, "true") : null,
+            r.nextBoolean() ? Map.of(MetadataKeys.ALLOW_NODE_EXCLUSION, "true") : null,
             template(r),
             r.nextBoolean()
                 ? null
@@ -257,10 +257,10 @@ class RolloutAnalyzerFuzzTest {
   private static PodView pod(Random r, int i) {
     Map<String, String> labels = new HashMap<>();
     if (r.nextBoolean()) {
-      labels.put(PodAvailability.REVISION_HASH_LABEL, "h" + r.nextInt(4));
+      labels.put(MetadataKeys.REVISION_HASH_LABEL, "h" + r.nextInt(4));
     }
     if (r.nextBoolean()) {
-      labels.put(PodAvailability.TEMPLATE_GENERATION_LABEL, pick(r, "1", "2", "x", ""));
+      labels.put(MetadataKeys.TEMPLATE_GENERATION_LABEL, pick(r, "1", "2", "x", ""));
     }
     List<PodView.Condition> conditions = new ArrayList<>();
     if (r.nextBoolean()) {

@@ -2,6 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -106,7 +107,7 @@ final class ControllerHarness implements AutoCloseable {
             .orElseThrow()
             .getMetadata()
             .getLabels()
-            .get(RevisionHistory.HASH_LABEL);
+            .get(MetadataKeys.REVISION_HASH_LABEL);
   }
 
   void markPodsReady() {
