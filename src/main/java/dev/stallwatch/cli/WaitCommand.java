@@ -187,8 +187,7 @@ public final class WaitCommand implements Callable<Integer> {
       return true; // no ControllerRevisions: pods are matched by template generation, as upstream
     }
     PodTemplateView template = snapshot.daemonSet().template();
-    String current = template == null ? null : template.canonical();
-    if (current == null) {
+    if (template == null || template.canonical() == null) {
       return true; // nothing to compare: trust the analyzer's pick
     }
     return snapshot.revisions().stream()
@@ -196,8 +195,7 @@ public final class WaitCommand implements Callable<Integer> {
             r ->
                 r.hash().equals(picked.hash())
                     && r.revision() == picked.revision()
-                    && r.template() != null
-                    && current.equals(r.template().canonical()));
+                    && r.stores(template));
   }
 
   private int complete(PrintWriter out, RolloutVerdict v) {

@@ -2,6 +2,8 @@ package dev.stallwatch.kube;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -23,12 +25,18 @@ import java.util.TreeMap;
 /**
  * Pod templates as the analyzer sees them, from a DaemonSet's {@code spec.template} or from what a
  * ControllerRevision stores, with one canonical form for both so they compare as upstream's {@code
- * Match} does.
+ * Match} does. The one place revision data is parsed ({@link #storedTemplate}), written ({@link
+ * #revisionData}) and compared with a template ({@link #matches}): the analyzer's views, {@code
+ * rollback} and the simulator all go through here.
  */
 public final class PodTemplates {
 
   /** Upstream stores the template as a strategic-merge patch carrying this directive. */
   private static final String PATCH_DIRECTIVE = "$patch";
+
+  /** Writes revision data with sorted keys, so equal templates store equal bytes. */
+  private static final ObjectMapper SORTED =
+      KubeJson.MAPPER.copy().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
   private PodTemplates() {}
 
@@ -65,7 +73,7 @@ public final class PodTemplates {
    * {"spec":{"template":{…,"$patch":"replace"}}}}), or null when it holds none that can be read.
    */
   public static PodTemplateView fromRevisionData(Object data) {
-    PodTemplateSpec template = templateOf(data);
+    PodTemplateSpec template = storedTemplate(data);
     if (template == null) {
       return null;
     }
@@ -77,19 +85,14 @@ public final class PodTemplates {
   }
 
   /**
-   * A canonical JSON of a template: keys sorted, nulls, empty objects, empty lists and {@code
-   * $patch} dropped. Equal templates give equal strings whichever way they were read.
+   * The one parse of a ControllerRevision's {@code data} into the template it stores: {@code
+   * {"spec":{"template":{…,"$patch":"replace"}}}} (a strategic-merge patch, as upstream stores it;
+   * as a map, a {@code JsonNode} or JSON text). Null when it holds none that can be read.
    */
-  public static String canonical(PodTemplateSpec template) {
-    JsonNode tree = KubeJson.MAPPER.valueToTree(template);
-    try {
-      return KubeJson.MAPPER.writeValueAsString(normalize(tree));
-    } catch (JsonProcessingException e) {
-      return null; // cannot happen for a tree; null means "unknown" to the analyzer
+  public static PodTemplateSpec storedTemplate(Object data) {
+    if (data == null) {
+      return null;
     }
-  }
-
-  private static PodTemplateSpec templateOf(Object data) {
     try {
       JsonNode node = data instanceof JsonNode j ? j : KubeJson.MAPPER.valueToTree(data);
       if (node != null && node.isTextual()) {
@@ -104,6 +107,48 @@ public final class PodTemplates {
       return KubeJson.MAPPER.treeToValue(copy, PodTemplateSpec.class);
     } catch (JsonProcessingException | IllegalArgumentException e) {
       return null;
+    }
+  }
+
+  /**
+   * What a ControllerRevision of {@code template} stores in {@code .data}, as upstream's {@code
+   * getPatch} writes it: {@code {"spec":{"template":{…,"$patch":"replace"}}}}, keys sorted.
+   */
+  public static Map<String, Object> revisionData(PodTemplateSpec template) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> tpl = SORTED.convertValue(template, LinkedHashMap.class);
+    tpl.put(PATCH_DIRECTIVE, "replace");
+    return Map.of("spec", Map.of("template", tpl));
+  }
+
+  /**
+   * Upstream's {@code Match(ds, history)}: the revision's {@code data} stores {@code template}. A
+   * semantic compare of the two templates ({@link #canonical}: key order, nulls, empty objects and
+   * lists do not count), never the hash label. False when the data holds no readable template.
+   */
+  public static boolean matches(PodTemplateSpec template, Object revisionData) {
+    return sameTemplate(template, storedTemplate(revisionData));
+  }
+
+  /** True when both templates are present and equal in {@link #canonical} form. */
+  public static boolean sameTemplate(PodTemplateSpec a, PodTemplateSpec b) {
+    if (a == null || b == null) {
+      return false;
+    }
+    String ca = canonical(a);
+    return ca != null && ca.equals(canonical(b));
+  }
+
+  /**
+   * A canonical JSON of a template: keys sorted, nulls, empty objects, empty lists and {@code
+   * $patch} dropped. Equal templates give equal strings whichever way they were read.
+   */
+  public static String canonical(PodTemplateSpec template) {
+    JsonNode tree = KubeJson.MAPPER.valueToTree(template);
+    try {
+      return KubeJson.MAPPER.writeValueAsString(normalize(tree));
+    } catch (JsonProcessingException e) {
+      return null; // cannot happen for a tree; null means "unknown" to the analyzer
     }
   }
 

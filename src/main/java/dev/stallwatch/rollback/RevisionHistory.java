@@ -1,14 +1,11 @@
 package dev.stallwatch.rollback;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -22,16 +19,12 @@ import java.util.Optional;
  */
 public final class RevisionHistory {
 
-  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
-
   private final DaemonSet daemonSet;
   private final List<Entry> entries;
-  private final String currentCanonical;
 
   private RevisionHistory(DaemonSet daemonSet, List<Entry> entries) {
     this.daemonSet = daemonSet;
     this.entries = entries;
-    this.currentCanonical = PodTemplates.canonical(daemonSet.getSpec().getTemplate());
   }
 
   /** The history of {@code ds} among {@code revisions} (others' revisions are ignored). */
@@ -100,10 +93,9 @@ public final class RevisionHistory {
     return entries.stream().filter(e -> e.hash().equals(hash)).findFirst();
   }
 
-  /** True when the revision stores exactly the DaemonSet's current template. */
+  /** Upstream's {@code Match}: the revision stores the DaemonSet's current template. */
   public boolean matchesDaemonSet(Entry entry) {
-    return entry.template() != null
-        && Objects.equals(PodTemplates.canonical(entry.template()), currentCanonical);
+    return PodTemplates.sameTemplate(daemonSet.getSpec().getTemplate(), entry.template());
   }
 
   /** The revision numbers, ascending, for messages. */
@@ -152,28 +144,6 @@ public final class RevisionHistory {
         rev,
         rev.getRevision() == null ? 0 : rev.getRevision(),
         hash,
-        storedTemplate(rev.getData()));
-  }
-
-  /**
-   * The template of a revision's {@code data}: {@code {"spec":{"template":{…,"$patch":"replace"}}}}
-   * (a strategic-merge patch, as upstream stores it); null when it holds none that can be read.
-   */
-  static PodTemplateSpec storedTemplate(Object data) {
-    try {
-      JsonNode node = SERIALIZATION.convertValue(data, JsonNode.class);
-      if (node != null && node.isTextual()) {
-        node = SERIALIZATION.unmarshal(node.asText(), JsonNode.class);
-      }
-      JsonNode template = node == null ? null : node.path("spec").path("template");
-      if (template == null || !template.isObject()) {
-        return null;
-      }
-      ObjectNode copy = ((ObjectNode) template).deepCopy();
-      copy.remove("$patch");
-      return SERIALIZATION.convertValue(copy, PodTemplateSpec.class);
-    } catch (RuntimeException e) {
-      return null; // an unreadable revision cannot be a rollback target; it is reported as such
-    }
+        PodTemplates.storedTemplate(rev.getData()));
   }
 }

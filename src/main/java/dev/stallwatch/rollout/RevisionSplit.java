@@ -114,12 +114,9 @@ final class RevisionSplit {
   private static Optional<RevisionView> pickNew(DaemonSetView ds, List<RevisionView> revisions) {
     Comparator<RevisionView> byRevision =
         Comparator.comparingLong(RevisionView::revision).thenComparing(RevisionView::name);
-    String current = ds.template() == null ? null : ds.template().canonical();
-    if (current != null) {
+    if (ds.template() != null && ds.template().canonical() != null) {
       Optional<RevisionView> matching =
-          revisions.stream()
-              .filter(r -> r.template() != null && current.equals(r.template().canonical()))
-              .max(byRevision);
+          revisions.stream().filter(r -> r.stores(ds.template())).max(byRevision);
       if (matching.isPresent()) {
         return matching;
       }

@@ -19,4 +19,15 @@ public record RevisionView(
     name = name == null ? "" : name;
     hash = hash == null ? "" : hash;
   }
+
+  /**
+   * Upstream's {@code Match}: this revision stores {@code template} (their canonical forms are
+   * equal). False when either is unknown.
+   */
+  public boolean stores(PodTemplateView template) {
+    return template != null
+        && template.canonical() != null
+        && this.template != null
+        && template.canonical().equals(this.template.canonical());
+  }
 }

@@ -44,12 +44,9 @@ public final class SnapshotLag {
     Comparator<RevisionView> byRevision =
         Comparator.comparingLong(RevisionView::revision).thenComparing(RevisionView::name);
     RevisionView newest = revisions.stream().max(byRevision).orElseThrow();
-    String current = ds.template() == null ? null : ds.template().canonical();
-    if (current != null) {
+    if (ds.template() != null && ds.template().canonical() != null) {
       Optional<RevisionView> matching =
-          revisions.stream()
-              .filter(r -> r.template() != null && current.equals(r.template().canonical()))
-              .max(byRevision);
+          revisions.stream().filter(r -> r.stores(ds.template())).max(byRevision);
       boolean templatesReadable = revisions.stream().allMatch(r -> r.template() != null);
       if (matching.isEmpty() && templatesReadable) {
         return Optional.of(

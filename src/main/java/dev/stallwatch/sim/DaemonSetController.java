@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -118,7 +119,7 @@ public final class DaemonSetController {
     DaemonSetState state = new DaemonSetState(ds, nodes, pods, clock.instant());
     String hash =
         revisions.owned(ds).stream()
-            .filter(r -> TemplateHash.matches(ds.getSpec().getTemplate(), r))
+            .filter(r -> PodTemplates.matches(ds.getSpec().getTemplate(), r.getData()))
             .max(Comparator.comparing(r -> r.getRevision()))
             .map(r -> r.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL))
             .orElse("");

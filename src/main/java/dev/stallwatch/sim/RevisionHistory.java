@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -74,7 +75,7 @@ final class RevisionHistory {
                       return x;
                     });
       }
-      if (TemplateHash.matches(ds.getSpec().getTemplate(), r)) {
+      if (PodTemplates.matches(ds.getSpec().getTemplate(), r.getData())) {
         current.add(r);
       } else {
         old.add(r);
@@ -134,7 +135,7 @@ final class RevisionHistory {
                     .withBlockOwnerDeletion(true)
                     .build())
             .endMetadata()
-            .withData(TemplateHash.revisionData(ds.getSpec().getTemplate()))
+            .withData(PodTemplates.revisionData(ds.getSpec().getTemplate()))
             .withRevision(revision)
             .build();
     try {
@@ -150,7 +151,8 @@ final class RevisionHistory {
               .inNamespace(ds.getMetadata().getNamespace())
               .withName(name)
               .get();
-      if (existing != null && TemplateHash.matches(ds.getSpec().getTemplate(), existing)) {
+      if (existing != null
+          && PodTemplates.matches(ds.getSpec().getTemplate(), existing.getData())) {
         return existing;
       }
       client

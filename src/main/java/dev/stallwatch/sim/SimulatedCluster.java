@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.PodTemplates;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -169,7 +170,7 @@ public final class SimulatedCluster implements ScenarioActions, AutoCloseable {
     ControllerRevision previous =
         new RevisionHistory(client)
             .owned(ds).stream()
-                .filter(r -> !TemplateHash.matches(ds.getSpec().getTemplate(), r))
+                .filter(r -> !PodTemplates.matches(ds.getSpec().getTemplate(), r.getData()))
                 .max(Comparator.comparing(ControllerRevision::getRevision))
                 .orElseThrow(
                     () ->
@@ -179,7 +180,7 @@ public final class SimulatedCluster implements ScenarioActions, AutoCloseable {
                                 + "/"
                                 + daemonSet
                                 + " has no previous revision"));
-    PodTemplateSpec template = TemplateHash.templateOf(previous);
+    PodTemplateSpec template = PodTemplates.storedTemplate(previous.getData());
     editTemplate(namespace, daemonSet, t -> template);
   }
 

@@ -2,6 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -102,7 +103,7 @@ final class ControllerHarness implements AutoCloseable {
     DaemonSet ds = daemonSet();
     return new RevisionHistory(api.client)
         .owned(ds).stream()
-            .filter(r -> TemplateHash.matches(ds.getSpec().getTemplate(), r))
+            .filter(r -> PodTemplates.matches(ds.getSpec().getTemplate(), r.getData()))
             .findFirst()
             .orElseThrow()
             .getMetadata()

@@ -3,6 +3,7 @@ package dev.stallwatch.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.Cause;
@@ -166,7 +167,7 @@ class ScenariosTest {
           revisions.stream()
               .filter(
                   r ->
-                      TemplateHash.templateOf(r)
+                      PodTemplates.storedTemplate(r.getData())
                           .getSpec()
                           .getContainers()
                           .get(0)

@@ -2,6 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.kube.PodTemplates;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
@@ -20,7 +21,7 @@ class TemplateHashTest {
             .withNewMetadata()
             .withName("ds-x")
             .endMetadata()
-            .withData(TemplateHash.revisionData(t))
+            .withData(PodTemplates.revisionData(t))
             .withRevision(1L)
             .build();
     return Serialization.unmarshal(Serialization.asJson(r), ControllerRevision.class);
@@ -43,8 +44,8 @@ class TemplateHashTest {
   @Test
   void aRevisionStoredAndReadBackMatchesItsTemplateAndGivesItBack() {
     ControllerRevision r = throughJson(template("a:1"));
-    assertThat(TemplateHash.matches(template("a:1"), r)).isTrue();
-    assertThat(TemplateHash.matches(template("a:2"), r)).isFalse();
-    assertThat(TemplateHash.templateOf(r)).isEqualTo(template("a:1"));
+    assertThat(PodTemplates.matches(template("a:1"), r.getData())).isTrue();
+    assertThat(PodTemplates.matches(template("a:2"), r.getData())).isFalse();
+    assertThat(PodTemplates.storedTemplate(r.getData())).isEqualTo(template("a:1"));
   }
 }
