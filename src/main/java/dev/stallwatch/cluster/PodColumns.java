@@ -1,14 +1,18 @@
 package dev.stallwatch.cluster;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.rollout.PodState;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 
 /**
  * The Pod columns of {@code kubectl get pods}: READY as ready/total containers, STATUS as kubectl
- * derives it (a waiting or terminated container's reason wins over the phase, {@code Init:} while
- * init containers run, {@code Terminating} once deleted), RESTARTS with the last restart's age.
+ * derives it (the analyzer's {@link PodState}), RESTARTS with the last restart's age.
  */
 final class PodColumns {
 
@@ -47,73 +51,16 @@ final class PodColumns {
     return ready + "/" + total;
   }
 
+  /**
+   * STATUS as the analyzer's {@link PodState} derives it (the one copy); {@code Unknown} for a pod
+   * that cannot be read.
+   */
   static String status(JsonNode pod) {
-    JsonNode status = pod.path("status");
-    String reason = status.path("reason").asText("");
-    if (reason.isEmpty()) {
-      reason = status.path("phase").asText("Unknown");
+    try {
+      return PodState.of(KubeViews.pod(Serialization.jsonMapper().treeToValue(pod, Pod.class)));
+    } catch (JsonProcessingException | RuntimeException e) {
+      return "Unknown";
     }
-    String init = initStatus(pod);
-    if (init != null) {
-      reason = init;
-    } else {
-      boolean running = false;
-      JsonNode containers = status.path("containerStatuses");
-      for (int i = containers.size() - 1; i >= 0; i--) {
-        JsonNode state = containers.get(i).path("state");
-        String waiting = state.path("waiting").path("reason").asText("");
-        JsonNode terminated = state.path("terminated");
-        if (!waiting.isEmpty()) {
-          reason = waiting;
-        } else if (!terminated.isMissingNode()) {
-          reason = terminatedReason(terminated, "");
-        } else if (!state.path("running").isMissingNode()
-            && containers.get(i).path("ready").asBoolean(false)) {
-          running = true;
-        }
-      }
-      // A restarting container that already completed once still counts as running.
-      if (reason.equals("Completed") && running) {
-        reason = "Running";
-      }
-    }
-    if (!pod.path("metadata").path("deletionTimestamp").asText("").isEmpty()) {
-      reason = "NodeLost".equals(status.path("reason").asText()) ? "Unknown" : "Terminating";
-    }
-    return reason;
-  }
-
-  /** {@code Init:...} while an init container has not finished, else {@code null}. */
-  private static String initStatus(JsonNode pod) {
-    JsonNode inits = pod.path("status").path("initContainerStatuses");
-    int total = pod.path("spec").path("initContainers").size();
-    for (int i = 0; i < inits.size(); i++) {
-      JsonNode state = inits.get(i).path("state");
-      JsonNode terminated = state.path("terminated");
-      if (!terminated.isMissingNode() && terminated.path("exitCode").asInt(0) == 0) {
-        continue;
-      }
-      if (!terminated.isMissingNode()) {
-        return terminatedReason(terminated, "Init:");
-      }
-      String waiting = state.path("waiting").path("reason").asText("");
-      if (!waiting.isEmpty() && !waiting.equals("PodInitializing")) {
-        return "Init:" + waiting;
-      }
-      return "Init:" + i + "/" + total;
-    }
-    return null;
-  }
-
-  private static String terminatedReason(JsonNode terminated, String prefix) {
-    String reason = terminated.path("reason").asText("");
-    if (!reason.isEmpty()) {
-      return prefix + reason;
-    }
-    int signal = terminated.path("signal").asInt(0);
-    return signal != 0
-        ? prefix + "Signal:" + signal
-        : prefix + "ExitCode:" + terminated.path("exitCode").asInt(0);
   }
 
   static String restarts(JsonNode pod, Instant now) {

@@ -349,7 +349,8 @@ public final class KubeViews {
         state.getRunning() != null,
         terminated == null ? null : terminated.getReason(),
         terminated == null ? null : terminated.getExitCode(),
-        terminated == null ? null : terminated.getMessage());
+        terminated == null ? null : terminated.getMessage(),
+        terminated == null || terminated.getSignal() == null ? 0 : terminated.getSignal());
   }
 
   /** Parses an API timestamp (RFC 3339, optionally with fractions); null stays null. */

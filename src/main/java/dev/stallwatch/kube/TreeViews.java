@@ -200,9 +200,14 @@ final class TreeViews {
               running != null,
               terminated == null ? null : text(terminated.get("reason")),
               terminated == null ? null : exitCode(terminated.get("exitCode")),
-              terminated == null ? null : text(terminated.get("message"))));
+              terminated == null ? null : text(terminated.get("message")),
+              terminated == null ? 0 : signal(terminated.get("signal"))));
     }
     return out;
+  }
+
+  private static int signal(JsonNode n) {
+    return n == null || n.isNull() ? 0 : integer(n);
   }
 
   private static Integer exitCode(JsonNode n) {

@@ -5,14 +5,16 @@ import java.util.List;
 /**
  * The one-word pod state {@code kubectl get pods} prints in its STATUS column ({@code Running},
  * {@code ImagePullBackOff}, {@code Init:0/1}, {@code Terminating}, {@code OutOfcpu}, …), derived
- * the way kubectl's printer derives it.
+ * the way kubectl's printer derives it. The one copy: the analyzer's node rows and the embedded API
+ * server's {@code kubectl get pods} table both use it.
  */
-final class PodState {
+public final class PodState {
   private static final String NODE_UNREACHABLE_REASON = "NodeLost";
 
   private PodState() {}
 
-  static String of(PodView pod) {
+  /** The STATUS column for {@code pod}; {@code -} for no pod. */
+  public static String of(PodView pod) {
     if (pod == null) {
       return "-";
     }
@@ -42,7 +44,7 @@ final class PodState {
         if (!c.terminatedReason().isEmpty()) {
           return "Init:" + c.terminatedReason();
         }
-        return "Init:ExitCode:" + c.terminatedExitCode();
+        return "Init:" + exitText(c);
       }
       if (c.waiting()
           && !c.waitingReason().isEmpty()
@@ -64,7 +66,7 @@ final class PodState {
       } else if (c.terminated() && !c.terminatedReason().isEmpty()) {
         state = c.terminatedReason();
       } else if (c.terminated()) {
-        state = "ExitCode:" + c.terminatedExitCode();
+        state = exitText(c);
       } else if (c.running() && c.ready()) {
         hasRunning = true;
       }
@@ -73,6 +75,13 @@ final class PodState {
       return PodAvailability.isReady(pod) ? "Running" : "NotReady";
     }
     return state;
+  }
+
+  /** A terminated container without a reason: {@code Signal:N} when a signal ended it. */
+  private static String exitText(PodView.ContainerStatus c) {
+    return c.terminatedSignal() != 0
+        ? "Signal:" + c.terminatedSignal()
+        : "ExitCode:" + c.terminatedExitCode();
   }
 
   private static String orDash(String s) {

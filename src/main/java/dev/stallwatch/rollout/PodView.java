@@ -78,7 +78,7 @@ public record PodView(
 
   /**
    * A container's status. Exactly one of the state groups is normally set: {@code waiting*}, {@code
-   * running}, or {@code terminated*}.
+   * running}, or {@code terminated*}. {@code terminatedSignal} is 0 unless a signal ended it.
    */
   public record ContainerStatus(
       String name,
@@ -90,7 +90,34 @@ public record PodView(
       boolean running,
       String terminatedReason,
       Integer terminatedExitCode,
-      String terminatedMessage) {
+      String terminatedMessage,
+      int terminatedSignal) {
+    /** A status whose container was not killed by a signal (or that does not say). */
+    public ContainerStatus(
+        String name,
+        String image,
+        boolean ready,
+        int restartCount,
+        String waitingReason,
+        String waitingMessage,
+        boolean running,
+        String terminatedReason,
+        Integer terminatedExitCode,
+        String terminatedMessage) {
+      this(
+          name,
+          image,
+          ready,
+          restartCount,
+          waitingReason,
+          waitingMessage,
+          running,
+          terminatedReason,
+          terminatedExitCode,
+          terminatedMessage,
+          0);
+    }
+
     public ContainerStatus {
       name = name == null ? "" : name;
       image = image == null ? "" : image;
