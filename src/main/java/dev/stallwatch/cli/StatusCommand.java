@@ -2,11 +2,11 @@ package dev.stallwatch.cli;
 
 import dev.stallwatch.app.ClusterOptions;
 import dev.stallwatch.app.DurationParser;
-import dev.stallwatch.app.DurationText;
 import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.report.JsonReport;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -118,7 +118,7 @@ public final class StatusCommand implements Callable<Integer> {
       try {
         Report report = read(client);
         StringBuilder sb = new StringBuilder();
-        sb.append("Every " + DurationText.of(interval) + ": stallwatch status    " + report.at());
+        sb.append("Every " + Durations.compact(interval) + ": stallwatch status    " + report.at());
         sb.append("\n\n").append(report.text());
         report.errors().forEach(e -> sb.append("error: ").append(e).append('\n'));
         text = sb.toString();

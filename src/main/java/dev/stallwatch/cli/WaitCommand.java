@@ -2,10 +2,10 @@ package dev.stallwatch.cli;
 
 import dev.stallwatch.app.ClusterOptions;
 import dev.stallwatch.app.DurationParser;
-import dev.stallwatch.app.DurationText;
 import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.PodTemplateView;
@@ -151,9 +151,9 @@ public final class WaitCommand implements Callable<Integer> {
             + " in namespace "
             + namespace
             + " (timeout "
-            + DurationText.of(timeout)
+            + Durations.compact(timeout)
             + ", stall after "
-            + DurationText.of(stallAfter.duration())
+            + Durations.compact(stallAfter.duration())
             + ")");
     out.flush();
     RolloutWait.Outcome outcome = wait.run();
@@ -266,7 +266,7 @@ public final class WaitCommand implements Callable<Integer> {
     } else {
       where = ": rollout " + v.phase() + ", " + ProgressLine.of(outcome.lastReading());
     }
-    out.println("timed out after " + DurationText.of(timeout) + where);
+    out.println("timed out after " + Durations.compact(timeout) + where);
     if (v != null) {
       out.println();
       out.print(TableReport.render(clock.instant(), List.of(v)));

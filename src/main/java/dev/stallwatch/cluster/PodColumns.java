@@ -3,6 +3,7 @@ package dev.stallwatch.cluster;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.PodState;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -75,7 +76,10 @@ final class PodColumns {
       }
     }
     if (restarts > 0 && lastRestart != null) {
-      return restarts + " (" + HumanAge.of(java.time.Duration.between(lastRestart, now)) + " ago)";
+      return restarts
+          + " ("
+          + Durations.age(java.time.Duration.between(lastRestart, now))
+          + " ago)";
     }
     return Long.toString(restarts);
   }

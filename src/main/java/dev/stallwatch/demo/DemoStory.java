@@ -9,6 +9,7 @@ import dev.stallwatch.operator.StallEvents;
 import dev.stallwatch.operator.StallwatchOperator;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
+import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -91,7 +92,7 @@ final class DemoStory implements AutoCloseable {
     out.printf("stallwatch demo: %s%n  %s%n", scenario.name(), scenario.story());
     out.printf(
         "  embedded API server %s; simulated time runs up to %dx; stall-after %s (simulated)%n%n",
-        api.url(), scale, human(stallAfter));
+        api.url(), scale, Durations.compact(stallAfter));
     out.flush();
     // Everything is up and warm: only now does simulated time begin.
     SimClock simClock = clock.begin();
@@ -336,10 +337,6 @@ final class DemoStory implements AutoCloseable {
 
   private static String clockText(Duration d) {
     return String.format("%02d:%02d", d.toMinutes(), d.toSecondsPart());
-  }
-
-  private static String human(Duration d) {
-    return d.toSeconds() % 60 == 0 ? d.toMinutes() + "m" : d.toSeconds() + "s";
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.stallwatch.report;
 
 import dev.stallwatch.rollout.Counts;
+import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.Evidence;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.Phase;
@@ -313,34 +314,9 @@ public final class TableReport {
     return lines;
   }
 
-  /** A kubectl-style age: {@code 45s}, {@code 5m30s}, {@code 45m}, {@code 3h5m}, {@code 26h}. */
+  /** A kubectl-style age ({@link Durations#age}); a time ahead of {@code now} is {@code 0s}. */
   static String age(Instant now, Instant since) {
     Duration d = Duration.between(since, now);
-    if (d.isNegative()) {
-      return "0s";
-    }
-    long s = d.getSeconds();
-    long m = s / 60;
-    long h = m / 60;
-    if (s < 120) {
-      return s + "s";
-    }
-    if (m < 10) {
-      return m + "m" + (s % 60 == 0 ? "" : (s % 60) + "s");
-    }
-    if (h < 3) {
-      return m + "m";
-    }
-    if (h < 8) {
-      return h + "h" + (m % 60 == 0 ? "" : (m % 60) + "m");
-    }
-    if (h < 48) {
-      return h + "h";
-    }
-    long days = h / 24;
-    if (days < 8) {
-      return days + "d" + (h % 24 == 0 ? "" : (h % 24) + "h");
-    }
-    return days + "d";
+    return Durations.age(d.isNegative() ? Duration.ZERO : d);
   }
 }

@@ -1,5 +1,6 @@
 package dev.stallwatch.rollback;
 
+import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -94,9 +95,9 @@ public final class RollbackPolicy {
     if (now.isBefore(due)) {
       return RollbackDecision.notYet(
           "stalled for "
-              + human(Duration.between(verdict.stalledSince(), now))
+              + Durations.compact(Duration.between(verdict.stalledSince(), now))
               + "; rolls back once stalled for "
-              + human(delay),
+              + Durations.compact(delay),
           due);
     }
     if (verdict.suspect() != Suspect.NewRevision) {
@@ -112,7 +113,7 @@ public final class RollbackPolicy {
         RollbackTarget.hash(old.hash(), hash),
         old.revision(),
         "stalled for "
-            + human(Duration.between(verdict.stalledSince(), now))
+            + Durations.compact(Duration.between(verdict.stalledSince(), now))
             + " ("
             + verdict.cause()
             + " on "
@@ -139,17 +140,5 @@ public final class RollbackPolicy {
 
   private static String when(RollbackRecord record) {
     return record.at() == null ? "" : " at " + record.at();
-  }
-
-  /** {@code 4m10s}-style, for messages. */
-  static String human(Duration d) {
-    long s = Math.max(0, d.getSeconds());
-    if (s < 60) {
-      return s + "s";
-    }
-    if (s < 3600) {
-      return (s / 60) + "m" + (s % 60 == 0 ? "" : (s % 60) + "s");
-    }
-    return (s / 3600) + "h" + ((s % 3600) / 60 == 0 ? "" : ((s % 3600) / 60) + "m");
   }
 }

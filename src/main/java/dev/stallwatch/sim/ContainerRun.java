@@ -1,5 +1,6 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.rollout.Durations;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -115,7 +116,7 @@ record ContainerRun(ContainerStatus status, Instant completedAt, Instant readyAt
       if (now.isBefore(restart)) {
         String message =
             "back-off "
-                + human(backoff(k))
+                + Durations.go(backoff(k))
                 + " restarting failed container="
                 + c.name()
                 + " pod="
@@ -132,11 +133,6 @@ record ContainerRun(ContainerStatus status, Instant completedAt, Instant readyAt
       prevCrash = crash;
       runStart = restart;
     }
-  }
-
-  private static String human(Duration d) {
-    long s = d.toSeconds();
-    return s % 60 == 0 ? (s / 60) + "m0s" : s >= 60 ? (s / 60) + "m" + (s % 60) + "s" : s + "s";
   }
 
   private static ContainerStatusBuilder base(Subject c, int restarts) {
