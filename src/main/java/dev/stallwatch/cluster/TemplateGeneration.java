@@ -4,15 +4,18 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.kube.TemplateGenerationRule;
 import dev.stallwatch.rollout.MetadataKeys;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
- * What the API server's DaemonSet strategy does on every write, and the mock server does not: the
- * annotation {@value MetadataKeys#TEMPLATE_GENERATION_ANNOTATION} starts at 1 and moves up by one,
- * in the same write, whenever {@code spec.template} changes; otherwise it keeps its stored value
- * whatever the client sent. Pods carry it as {@code pod-template-generation}, so a write that
- * changed the template without it would, for a moment, make old pods look updated.
+ * What the API server's DaemonSet strategy does on every write, and the mock server does not (the
+ * rule itself is {@link TemplateGenerationRule}'s): the annotation {@value
+ * MetadataKeys#TEMPLATE_GENERATION_ANNOTATION} starts at 1 and moves up by one, in the same write,
+ * whenever {@code spec.template} changes; otherwise it keeps its stored value whatever the client
+ * sent. Pods carry it as {@code pod-template-generation}, so a write that changed the template
+ * without it would, for a moment, make old pods look updated.
  */
 final class TemplateGeneration {
   private static final ObjectMapper JSON = Serialization.jsonMapper();
@@ -38,34 +41,14 @@ final class TemplateGeneration {
       if (!(after instanceof ObjectNode)) {
         return written;
       }
-      long generation;
-      if (before == null) {
-        generation =
-            parse(
-                after
-                    .path("metadata")
-                    .path("annotations")
-                    .path(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION),
-                1);
-      } else {
-        long previous =
-            parse(
-                before
-                    .path("metadata")
-                    .path("annotations")
-                    .path(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION),
-                1);
-        boolean changed =
-            !before.path("spec").path("template").equals(after.path("spec").path("template"));
-        generation = changed ? previous + 1 : previous;
-      }
+      long generation =
+          before == null
+              ? TemplateGenerationRule.onCreate(annotation(after))
+              : TemplateGenerationRule.onUpdate(
+                  TemplateGenerationRule.read(annotation(before), 1),
+                  TemplateGenerationRule.changed(template(before), template(after)));
       String value = Long.toString(generation);
-      JsonNode current =
-          after
-              .path("metadata")
-              .path("annotations")
-              .path(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
-      if (value.equals(current.asText(null))) {
+      if (value.equals(annotation(after))) {
         return written;
       }
       ((ObjectNode) after)
@@ -73,16 +56,19 @@ final class TemplateGeneration {
           .with("annotations")
           .put(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, value);
       return JSON.writeValueAsString(after);
-    } catch (JsonProcessingException e) {
+    } catch (JsonProcessingException | IllegalArgumentException e) {
       return written;
     }
   }
 
-  private static long parse(JsonNode value, long fallback) {
-    try {
-      return value.isMissingNode() || value.isNull() ? fallback : Long.parseLong(value.asText());
-    } catch (NumberFormatException e) {
-      return fallback;
-    }
+  private static String annotation(JsonNode ds) {
+    JsonNode value =
+        ds.path("metadata").path("annotations").path(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
+    return value.isValueNode() ? value.asText() : null;
+  }
+
+  private static PodTemplateSpec template(JsonNode ds) throws JsonProcessingException {
+    JsonNode template = ds.path("spec").path("template");
+    return template.isObject() ? JSON.treeToValue(template, PodTemplateSpec.class) : null;
   }
 }

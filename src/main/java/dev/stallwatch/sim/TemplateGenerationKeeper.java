@@ -1,13 +1,16 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.TemplateGenerationRule;
 import dev.stallwatch.rollout.MetadataKeys;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Stands in for the API server's DaemonSet strategy, which the mock server lacks: it sets the
+ * Stands in for the API server's DaemonSet strategy ({@link TemplateGenerationRule}, the rule the
+ * embedded API server applies too) on servers that lack it, such as a bare mock: it sets the
  * annotation {@value MetadataKeys#TEMPLATE_GENERATION_ANNOTATION} to 1 on a new DaemonSet and bumps
  * it whenever the pod template changes. Without it, pods of an old template would carry the current
  * {@code pod-template-generation} label and count as updated. It runs first in every tick, so a
@@ -16,7 +19,7 @@ import java.util.Map;
  */
 final class TemplateGenerationKeeper {
 
-  private record Seen(String template, long generation) {}
+  private record Seen(PodTemplateSpec template, long generation) {}
 
   private final KubernetesClient client;
   private final Map<String, Seen> seen = new HashMap<>();
@@ -33,7 +36,7 @@ final class TemplateGenerationKeeper {
 
   private void reconcile(DaemonSet ds) {
     String uid = ds.getMetadata().getUid();
-    String template = TemplateHash.canonicalJson(ds.getSpec().getTemplate());
+    PodTemplateSpec template = ds.getSpec().getTemplate();
     String raw =
         ds.getMetadata().getAnnotations() == null
             ? null
@@ -41,12 +44,15 @@ final class TemplateGenerationKeeper {
     Seen before = seen.get(uid);
     long want;
     if (before == null) {
-      want = raw == null ? 1 : parse(raw, 1);
-    } else if (!before.template().equals(template)
-        && parse(raw, before.generation()) <= before.generation()) {
-      want = before.generation() + 1;
+      want = TemplateGenerationRule.onCreate(raw);
     } else {
-      want = parse(raw, before.generation());
+      long current = TemplateGenerationRule.read(raw, before.generation());
+      boolean changed = TemplateGenerationRule.changed(before.template(), template);
+      // A server that keeps the annotation itself (a real one) may already have bumped it.
+      want =
+          changed
+              ? Math.max(current, TemplateGenerationRule.onUpdate(before.generation(), true))
+              : current;
     }
     seen.put(uid, new Seen(template, want));
     if (!Long.toString(want).equals(raw)) {
@@ -62,14 +68,6 @@ final class TemplateGenerationKeeper {
                 d.getMetadata().setAnnotations(a);
                 return d;
               });
-    }
-  }
-
-  private static long parse(String raw, long fallback) {
-    try {
-      return raw == null ? fallback : Long.parseLong(raw.trim());
-    } catch (NumberFormatException e) {
-      return fallback;
     }
   }
 }
