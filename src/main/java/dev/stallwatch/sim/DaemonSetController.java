@@ -24,7 +24,7 @@ public final class DaemonSetController {
 
   private final KubernetesClient client;
   private final Clock clock;
-  private final RevisionHistory revisions;
+  private final ControllerRevisions revisions;
   private final DaemonPodManager manager;
   private final RollingUpdatePlanner rolling;
   private final DaemonPodWriter writer;
@@ -44,7 +44,7 @@ public final class DaemonSetController {
     this.client = client;
     this.rolling = new RollingUpdatePlanner(NodeOrder.preferring(updateFirst));
     this.clock = clock;
-    this.revisions = new RevisionHistory(client);
+    this.revisions = new ControllerRevisions(client);
     this.manager = new DaemonPodManager(new FailedPodBackoff());
     this.writer = new DaemonPodWriter(client, new PodDeletion(client), new Random(seed));
     this.statusWriter = new DaemonSetStatusWriter(client);
@@ -83,7 +83,7 @@ public final class DaemonSetController {
     }
     DaemonSetState state = new DaemonSetState(ds, nodes, pods, clock.instant());
     List<Pod> owned = pods.stream().filter(p -> DaemonSetState.ownedBy(p, ds)).toList();
-    RevisionHistory.History history = revisions.construct(ds, owned);
+    ControllerRevisions.History history = revisions.construct(ds, owned);
     if (history == null) {
       return SyncResult.NONE;
     }

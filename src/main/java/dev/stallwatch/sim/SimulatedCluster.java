@@ -168,7 +168,7 @@ public final class SimulatedCluster implements ScenarioActions, AutoCloseable {
           "DaemonSet " + namespace + "/" + daemonSet + " does not exist");
     }
     ControllerRevision previous =
-        new RevisionHistory(client)
+        new ControllerRevisions(client)
             .owned(ds).stream()
                 .filter(r -> !PodTemplates.matches(ds.getSpec().getTemplate(), r.getData()))
                 .max(Comparator.comparing(ControllerRevision::getRevision))

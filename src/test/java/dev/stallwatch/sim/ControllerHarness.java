@@ -101,7 +101,7 @@ final class ControllerHarness implements AutoCloseable {
 
   String currentHash() {
     DaemonSet ds = daemonSet();
-    return new RevisionHistory(api.client)
+    return new ControllerRevisions(api.client)
         .owned(ds).stream()
             .filter(r -> PodTemplates.matches(ds.getSpec().getTemplate(), r.getData()))
             .findFirst()

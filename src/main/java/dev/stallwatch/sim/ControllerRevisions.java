@@ -25,11 +25,11 @@ import java.util.stream.Collectors;
  * rollback to an older template reuses its revision and bumps its number; a hash collision bumps
  * {@code status.collisionCount}.
  */
-final class RevisionHistory {
+final class ControllerRevisions {
 
   private final KubernetesClient client;
 
-  RevisionHistory(KubernetesClient client) {
+  ControllerRevisions(KubernetesClient client) {
     this.client = client;
   }
 
