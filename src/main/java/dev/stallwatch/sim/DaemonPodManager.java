@@ -1,8 +1,6 @@
 package dev.stallwatch.sim;
 
 import dev.stallwatch.rollout.MetadataKeys;
-import dev.stallwatch.rollout.NodeEligibility;
-import dev.stallwatch.rollout.RolloutBudget;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
@@ -46,7 +44,7 @@ final class DaemonPodManager {
   private void planNode(
       DaemonSetState state, Node node, String hash, List<String> create, List<String> delete) {
     String nodeName = node.getMetadata().getName();
-    NodeEligibility.Fit fit = state.fit(node);
+    DaemonNodeFit.Fit fit = state.fit(node);
     List<Pod> pods = state.podsOn(nodeName);
     boolean exists = state.podsByNode.containsKey(nodeName);
     if (fit.shouldRun() && !exists) {
@@ -89,14 +87,14 @@ final class DaemonPodManager {
   /** Surplus pods: without surge keep the oldest; with surge keep oldest old and oldest new. */
   private void planRunning(
       DaemonSetState state,
-      NodeEligibility.Fit fit,
+      DaemonNodeFit.Fit fit,
       String nodeName,
       String hash,
       List<Pod> running,
       List<String> create,
       List<String> delete) {
     running.sort(DaemonSetState.OLDEST_FIRST);
-    if (!RolloutBudget.allowsSurge(state.strategy())) {
+    if (!UpdateBudget.allowsSurge(state.ds)) {
       for (int i = 1; i < running.size(); i++) {
         delete.add(running.get(i).getMetadata().getName());
       }

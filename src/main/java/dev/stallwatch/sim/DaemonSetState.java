@@ -1,24 +1,17 @@
 package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
-import dev.stallwatch.kube.PodTemplates;
-import dev.stallwatch.rollout.DaemonSetView;
-import dev.stallwatch.rollout.IntOrPercent;
 import dev.stallwatch.rollout.MetadataKeys;
-import dev.stallwatch.rollout.NodeEligibility;
-import dev.stallwatch.rollout.PodAvailability;
-import dev.stallwatch.rollout.PodTemplateView;
-import dev.stallwatch.rollout.PodView;
-import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetUpdateStrategy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,7 +28,6 @@ final class DaemonSetState {
   final List<Node> nodes;
   final Map<String, Node> nodesByName = new TreeMap<>();
   final Map<String, List<Pod>> podsByNode = new TreeMap<>();
-  final PodTemplateView template;
   final Instant now;
 
   DaemonSetState(DaemonSet ds, List<Node> nodes, List<Pod> namespacePods, Instant now) {
@@ -43,8 +35,9 @@ final class DaemonSetState {
     this.nodes =
         nodes.stream().sorted(Comparator.comparing(n -> n.getMetadata().getName())).toList();
     this.nodes.forEach(n -> nodesByName.put(n.getMetadata().getName(), n));
-    this.template =
-        PodTemplates.view(ds.getSpec().getTemplate(), KubeViews.describe(ds), "spec.template");
+    if (ds.getSpec().getTemplate() == null) {
+      throw new InvalidObjectException(KubeViews.describe(ds) + ": spec.template: is missing");
+    }
     this.now = now;
     for (Pod pod : namespacePods) {
       if (!ownedBy(pod, ds)) {
@@ -61,9 +54,8 @@ final class DaemonSetState {
     podsByNode.values().forEach(list -> list.sort(OLDEST_FIRST));
   }
 
-  /** Upstream's {@code podByCreationTimestampAndPhase}, the core's comparator. */
-  static final Comparator<Pod> OLDEST_FIRST =
-      (a, b) -> PodAvailability.OLDEST_FIRST.compare(KubeViews.pod(a), KubeViews.pod(b));
+  /** Upstream's {@code podByCreationTimestampAndPhase}. */
+  static final Comparator<Pod> OLDEST_FIRST = PodChecks.OLDEST_FIRST;
 
   static boolean ownedBy(Pod pod, DaemonSet ds) {
     var refs = pod.getMetadata().getOwnerReferences();
@@ -87,17 +79,16 @@ final class DaemonSetState {
     return ds.getSpec().getMinReadySeconds() == null ? 0 : ds.getSpec().getMinReadySeconds();
   }
 
-  private final Map<String, NodeEligibility.Fit> fits = new HashMap<>();
-  private final Map<Pod, PodView> views = new IdentityHashMap<>();
+  private final Map<String, DaemonNodeFit.Fit> fits = new HashMap<>();
 
-  NodeEligibility.Fit fit(Node node) {
-    return fits.computeIfAbsent(
-        node.getMetadata().getName(),
-        n -> NodeEligibility.evaluate(KubeViews.node(node), template));
+  private PodSpec templateSpec() {
+    PodSpec spec = ds.getSpec().getTemplate().getSpec();
+    return spec == null ? new PodSpec() : spec;
   }
 
-  private PodView viewOf(Pod pod) {
-    return views.computeIfAbsent(pod, KubeViews::pod);
+  DaemonNodeFit.Fit fit(Node node) {
+    return fits.computeIfAbsent(
+        node.getMetadata().getName(), n -> DaemonNodeFit.of(node, templateSpec()));
   }
 
   List<Pod> podsOn(String node) {
@@ -105,11 +96,11 @@ final class DaemonSetState {
   }
 
   boolean isAvailable(Pod pod) {
-    return PodAvailability.isAvailable(viewOf(pod), minReadySeconds(), now);
+    return PodChecks.isAvailable(pod, minReadySeconds(), now);
   }
 
   boolean isReady(Pod pod) {
-    return PodAvailability.isReady(viewOf(pod));
+    return PodChecks.isReady(pod);
   }
 
   /** The template generation annotation, or null when absent or unparsable. */
@@ -128,31 +119,11 @@ final class DaemonSetState {
   }
 
   boolean isUpdated(Pod pod, String hash) {
-    return PodAvailability.isUpdated(viewOf(pod), hash, templateGeneration());
+    return PodChecks.isUpdated(pod, hash, templateGeneration());
   }
 
   boolean onDelete() {
     DaemonSetUpdateStrategy s = ds.getSpec().getUpdateStrategy();
     return s != null && "OnDelete".equals(s.getType());
-  }
-
-  /** The strategy in the core's shape; the API defaults RollingUpdate, maxUnavailable 1. */
-  DaemonSetView.UpdateStrategy strategy() {
-    DaemonSetUpdateStrategy s = ds.getSpec().getUpdateStrategy();
-    if (s == null) {
-      return DaemonSetView.UpdateStrategy.DEFAULT;
-    }
-    var ru = s.getRollingUpdate();
-    return new DaemonSetView.UpdateStrategy(
-        "OnDelete".equals(s.getType()),
-        ru == null ? null : intOrPercent(ru.getMaxUnavailable()),
-        ru == null ? null : intOrPercent(ru.getMaxSurge()));
-  }
-
-  private static IntOrPercent intOrPercent(IntOrString v) {
-    if (v == null) {
-      return null;
-    }
-    return IntOrPercent.parse(v.getIntVal() != null ? v.getIntVal() : v.getStrVal());
   }
 }

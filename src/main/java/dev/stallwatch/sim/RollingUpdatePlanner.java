@@ -1,6 +1,5 @@
 package dev.stallwatch.sim;
 
-import dev.stallwatch.rollout.RolloutBudget;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -36,8 +35,8 @@ final class RollingUpdatePlanner {
         byNode.putIfAbsent(node.getMetadata().getName(), List.of());
       }
     }
-    RolloutBudget budget = RolloutBudget.of(state.strategy(), desired);
-    int maxSurge = RolloutBudget.allowsSurge(state.strategy()) ? budget.maxSurge() : 0;
+    UpdateBudget budget = UpdateBudget.of(state.ds, desired);
+    int maxSurge = UpdateBudget.allowsSurge(state.ds) ? budget.maxSurge() : 0;
     if (maxSurge == 0) {
       return withoutSurge(state, hash, byNode, budget.maxUnavailable());
     }

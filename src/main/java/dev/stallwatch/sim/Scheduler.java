@@ -1,17 +1,13 @@
 package dev.stallwatch.sim;
 
-import dev.stallwatch.kube.KubeViews;
-import dev.stallwatch.kube.PodTemplates;
-import dev.stallwatch.rollout.NodeEligibility;
-import dev.stallwatch.rollout.NodeView;
-import dev.stallwatch.rollout.PodTemplateView;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -157,26 +153,25 @@ public final class Scheduler {
 
   /** The reasons {@code node} cannot take {@code pod}; empty when it fits. */
   static List<String> filter(Pod pod, Node node, List<Pod> podsOnNode) {
-    NodeView nodeView = KubeViews.node(node);
-    PodTemplateSpec asTemplate = new PodTemplateSpec(pod.getMetadata(), pod.getSpec());
-    PodTemplateView podView = PodTemplates.view(asTemplate, KubeViews.describe(pod), "spec");
-    var untolerated = untoleratedTaint(nodeView, podView);
+    PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
+    Taint untolerated =
+        DaemonNodeFit.untolerated(
+            DaemonNodeFit.taints(node),
+            spec.getTolerations() == null ? List.of() : spec.getTolerations(),
+            Set.of("NoSchedule", "NoExecute"));
     if (untolerated != null) {
       return List.of(
-          "node(s) had untolerated taint {" + untolerated.key() + ": " + untolerated.value() + "}");
+          "node(s) had untolerated taint {"
+              + untolerated.getKey()
+              + ": "
+              + (untolerated.getValue() == null ? "" : untolerated.getValue())
+              + "}");
     }
-    PodTemplateView placementOnly =
-        new PodTemplateView(
-            Map.of(),
-            podView.nodeSelector(),
-            podView.requiredNodeAffinity(),
-            List.of(new PodTemplateView.Toleration("", "Exists", "", "", null)),
-            podView.nodeName(),
-            podView.hostNetwork(),
-            List.of(),
-            List.of(),
-            null);
-    if (!NodeEligibility.evaluate(nodeView, placementOnly).shouldRun()) {
+    boolean boundElsewhere =
+        spec.getNodeName() != null
+            && !spec.getNodeName().isEmpty()
+            && !spec.getNodeName().equals(node.getMetadata().getName());
+    if (boundElsewhere || !DaemonNodeFit.placementFits(node, spec)) {
       return List.of(AFFINITY_MISMATCH);
     }
     if (HostPorts.conflict(pod, podsOnNode)) {
@@ -198,28 +193,6 @@ public final class Scheduler {
               }
             });
     return insufficient;
-  }
-
-  /** The first NoSchedule / NoExecute taint the pod's tolerations do not cover, or null. */
-  private static NodeView.Taint untoleratedTaint(NodeView node, PodTemplateView pod) {
-    PodTemplateView tolerationsOnly =
-        new PodTemplateView(
-            Map.of(),
-            Map.of(),
-            null,
-            pod.tolerations(),
-            "",
-            pod.hostNetwork(),
-            List.of(),
-            List.of(),
-            null);
-    for (NodeView.Taint taint : node.taints()) {
-      NodeView single = new NodeView(node.name(), node.labels(), List.of(taint), false, null, null);
-      if (!NodeEligibility.evaluate(single, tolerationsOnly).shouldRun()) {
-        return taint;
-      }
-    }
-    return null;
   }
 
   /**
