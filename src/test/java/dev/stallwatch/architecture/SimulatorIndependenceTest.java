@@ -2,10 +2,6 @@ package dev.stallwatch.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,16 +11,6 @@ import org.junit.jupiter.api.Test;
  * analyzer's.
  */
 class SimulatorIndependenceTest {
-  private static JavaClasses production;
-
-  @BeforeAll
-  static void importClasses() {
-    production =
-        new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.stallwatch");
-  }
-
   @Test
   void theSimulatorHasItsOwnStatusPredicates() {
     noClasses()
@@ -45,6 +31,6 @@ class SimulatorIndependenceTest {
         .because(
             "the simulator-vs-analyzer status check must compare two readings of upstream's"
                 + " rules (UpstreamUpdateTest's rows check both)")
-        .check(production);
+        .check(ProductionClasses.get());
   }
 }

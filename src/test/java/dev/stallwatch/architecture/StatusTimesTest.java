@@ -2,14 +2,10 @@ package dev.stallwatch.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,16 +16,6 @@ import org.junit.jupiter.api.Test;
  * command-line flags.
  */
 class StatusTimesTest {
-  private static JavaClasses production;
-
-  @BeforeAll
-  static void importClasses() {
-    production =
-        new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .importPackages("dev.stallwatch");
-  }
-
   @Test
   void onlyTheStatusAndTheFlagParserTurnTimeTextIntoInstants() {
     noClasses()
@@ -63,6 +49,6 @@ class StatusTimesTest {
         .because(
             "RolloutStallStatus parses its own time strings once (crd), with one fallback;"
                 + " readers use its Optional<Instant> accessors")
-        .check(production);
+        .check(ProductionClasses.get());
   }
 }
