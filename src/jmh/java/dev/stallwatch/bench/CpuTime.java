@@ -19,13 +19,16 @@ import java.util.function.Supplier;
  */
 public final class CpuTime {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.ThreadMXBean ALLOCATIONS =
+      (com.sun.management.ThreadMXBean) THREADS;
 
   private CpuTime() {}
 
   public static void main(String[] args) {
     int iterations = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     System.out.printf(
-        "%-34s %8s %12s %12s %14s%n", "what", "nodes", "cpu p50 µs", "cpu p90 µs", "pods/s (p50)");
+        "%-34s %8s %12s %12s %14s %12s%n",
+        "what", "nodes", "cpu p50 µs", "cpu p90 µs", "pods/s (p50)", "alloc KB/op");
     for (int nodes : new int[] {500, 5000}) {
       for (RolloutFixture.State state : RolloutFixture.State.values()) {
         RolloutFixture f = new RolloutFixture(nodes, state);
@@ -67,16 +70,26 @@ public final class CpuTime {
       sink = op.get();
     }
     long[] cpu = new long[iterations];
+    long threadId = Thread.currentThread().getId();
+    long allocated = 0;
     for (int i = 0; i < iterations; i++) {
+      long a0 = ALLOCATIONS.getThreadAllocatedBytes(threadId);
       long t0 = THREADS.getCurrentThreadCpuTime();
       sink = op.get();
       cpu[i] = THREADS.getCurrentThreadCpuTime() - t0;
+      allocated += ALLOCATIONS.getThreadAllocatedBytes(threadId) - a0;
     }
     Arrays.sort(cpu);
     double p50 = cpu[iterations / 2] / 1e3;
     double p90 = cpu[iterations * 9 / 10] / 1e3;
     System.out.printf(
-        "%-34s %8d %12.0f %12.0f %14.0f%s%n",
-        what, nodes, p50, p90, nodes / (p50 / 1e6), sink == null ? "?" : "");
+        "%-34s %8d %12.0f %12.0f %14.0f %12.0f%s%n",
+        what,
+        nodes,
+        p50,
+        p90,
+        nodes / (p50 / 1e6),
+        allocated / 1024.0 / iterations,
+        sink == null ? "?" : "");
   }
 }

@@ -3,8 +3,8 @@ package dev.stallwatch.operator;
 import dev.stallwatch.kube.InvalidObjectException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -21,9 +21,11 @@ import java.util.stream.Stream;
 final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   private final ItemStore<R> store;
   private final Function<R, V> toView;
-  private final Map<String, Viewed<R, V>> views = new ConcurrentHashMap<>();
-
-  private record Viewed<R, V>(R source, V view) {}
+  // Keyed by the cached object itself (identity): a lookup costs one identity hash, where a key
+  // ("namespace/name", built and hashed anew for every read) cost a string per object per
+  // reconcile. Guarded by its own monitor; the informer's put/remove and the reconciles' reads
+  // hold it only for a map operation.
+  private final Map<R, V> views = new IdentityHashMap<>();
 
   /**
    * @param store where the informer keeps its objects (e.g. pruning them)
@@ -36,28 +38,29 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
 
   /** The view of {@code object}, an object this store handed out. */
   V view(R object) {
-    String key = store.getKey(object);
-    Viewed<R, V> known = views.get(key);
-    if (known != null && known.source() == object) {
-      return known.view();
+    synchronized (views) {
+      V known = views.get(object);
+      if (known != null) {
+        return known;
+      }
     }
     V view = toView.apply(object);
-    if (store.get(key) != object) {
-      return view; // no longer (or never) cached: nothing to keep it for
-    }
-    Viewed<R, V> made = new Viewed<>(object, view);
-    views.put(key, made);
-    if (store.get(key) != object) {
-      // Replaced or removed between the check and the put: the informer's put/remove may have
-      // dropped views before ours landed. Only ours goes; a newer object's view stays.
-      views.remove(key, made);
+    String key = store.getKey(object);
+    synchronized (views) {
+      // Kept only while the object is the cached one: the informer's put/remove of a newer
+      // version drops the older object's view under this monitor, after replacing it in the store.
+      if (store.get(key) == object) {
+        views.put(object, view);
+      }
     }
     return view;
   }
 
   /** How many views are kept (for tests). */
   int viewCount() {
-    return views.size();
+    synchronized (views) {
+      return views.size();
+    }
   }
 
   @Override
@@ -68,15 +71,23 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   @Override
   public R put(String key, R object) {
     R previous = store.put(key, object);
-    views.remove(key);
+    forget(previous);
     return previous;
   }
 
   @Override
   public R remove(String key) {
     R previous = store.remove(key);
-    views.remove(key);
+    forget(previous);
     return previous;
+  }
+
+  private void forget(R previous) {
+    if (previous != null) {
+      synchronized (views) {
+        views.remove(previous);
+      }
+    }
   }
 
   @Override

@@ -129,14 +129,26 @@ public final class RolloutAnalyzer {
 
   private static Map<String, List<PodView>> podsByNode(List<PodView> pods) {
     Map<String, List<PodView>> byNode = new HashMap<>(capacity(pods.size()));
+    boolean shared = false;
     for (PodView pod : pods) {
       if (!pod.targetNode().isEmpty()) {
-        byNode.computeIfAbsent(pod.targetNode(), n -> new ArrayList<>(2)).add(pod);
+        // The usual node has one pod: a one-element list, grown only for a second pod.
+        List<PodView> known = byNode.putIfAbsent(pod.targetNode(), List.of(pod));
+        if (known != null) {
+          List<PodView> more = known.size() == 1 ? new ArrayList<>(known) : known;
+          more.add(pod);
+          if (more != known) {
+            byNode.put(pod.targetNode(), more);
+          }
+          shared = true;
+        }
       }
     }
-    for (List<PodView> list : byNode.values()) {
-      if (list.size() > 1) {
-        list.sort(PodAvailability.OLDEST_FIRST);
+    if (shared) {
+      for (List<PodView> list : byNode.values()) {
+        if (list.size() > 1) {
+          list.sort(PodAvailability.OLDEST_FIRST);
+        }
       }
     }
     return byNode;
