@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -26,14 +27,30 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   // reconcile. Guarded by its own monitor; the informer's put/remove and the reconciles' reads
   // hold it only for a map operation.
   private final Map<R, V> views = new IdentityHashMap<>();
+  // Raised after every put or remove: what a reader derived from the store at one version stays
+  // valid while the version does.
+  private final AtomicLong version = new AtomicLong();
+
+  private final boolean versionByView;
 
   /**
    * @param store where the informer keeps its objects (e.g. pruning them)
    * @param toView the conversion; it may throw {@link InvalidObjectException}, which is not kept
    */
   CachedViews(ItemStore<R> store, Function<R, V> toView) {
+    this(store, toView, false);
+  }
+
+  /**
+   * @param versionByView whether an update whose view equals the previous object's view leaves the
+   *     {@link #version} as it is (the new object's view is made at once, on the informer's
+   *     thread): for nodes, whose status heartbeats change the object but not what the analyzer
+   *     reads of it
+   */
+  CachedViews(ItemStore<R> store, Function<R, V> toView, boolean versionByView) {
     this.store = store;
     this.toView = toView;
+    this.versionByView = versionByView;
   }
 
   /** The view of {@code object}, an object this store handed out. */
@@ -56,6 +73,14 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
     return view;
   }
 
+  /**
+   * The store's version: raised after every put or remove. Read it before reading the store; what
+   * was derived from the objects then is current while the version stays the same.
+   */
+  long version() {
+    return version.get();
+  }
+
   /** How many views are kept (for tests). */
   int viewCount() {
     synchronized (views) {
@@ -71,7 +96,11 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   @Override
   public R put(String key, R object) {
     R previous = store.put(key, object);
-    forget(previous);
+    V before = forget(previous);
+    if (versionByView && before != null && unchangedView(key, before)) {
+      return previous; // what readers derived from the views still holds
+    }
+    version.incrementAndGet();
     return previous;
   }
 
@@ -79,15 +108,41 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   public R remove(String key) {
     R previous = store.remove(key);
     forget(previous);
+    version.incrementAndGet();
     return previous;
   }
 
-  private void forget(R previous) {
-    if (previous != null) {
-      synchronized (views) {
-        views.remove(previous);
+  /** Drops the view of an object the store no longer holds; returns it, or null. */
+  private V forget(R previous) {
+    if (previous == null) {
+      return null;
+    }
+    synchronized (views) {
+      return views.remove(previous);
+    }
+  }
+
+  /** Whether the object now stored under {@code key} has a view equal to {@code before}. */
+  private boolean unchangedView(String key, V before) {
+    R stored = store.get(key);
+    if (stored == null) {
+      return false;
+    }
+    V now;
+    try {
+      now = toView.apply(stored);
+    } catch (RuntimeException e) { // InvalidObjectException: a reader reports it
+      return false;
+    }
+    if (!before.equals(now)) {
+      return false;
+    }
+    synchronized (views) {
+      if (store.get(key) == stored) {
+        views.put(stored, now);
       }
     }
+    return true;
   }
 
   @Override

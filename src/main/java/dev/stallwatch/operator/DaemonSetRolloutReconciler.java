@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,7 +142,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
           snapshot(
               ds,
               context.getSecondaryResources(Pod.class),
-              nodes(context),
+              () -> nodes(context),
               context.getSecondaryResources(ControllerRevision.class));
     } catch (InvalidObjectException e) {
       reportInvalid(ds, key, e);
@@ -338,13 +339,13 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private RolloutSnapshot snapshot(
       DaemonSet ds,
       Collection<Pod> pods,
-      Collection<Node> nodes,
+      Supplier<Collection<Node>> nodes,
       Collection<ControllerRevision> revisions) {
     Snapshots.Live live =
         Snapshots.live(
             ds,
             pods,
-            nodes,
+            stores.nodeViews(nodes),
             revisions,
             new Snapshots.Views(stores.pods::view, stores.nodes::view, stores.revisions::view));
     live.errors().forEach(e -> log.warn("left out of the analysis: {}", e));
