@@ -79,10 +79,10 @@ public final class Snapshots {
       Views views) {
     DaemonSetView view = KubeViews.daemonSet(ds);
     List<String> errors = new ArrayList<>();
-    List<PodView> podViews = convert(inNamespace(pods, view.namespace()), views.pod(), errors);
+    List<PodView> podViews = convert(pods, view.namespace(), views.pod(), errors);
     errors.addAll(nodes.errors());
     List<RevisionView> revisionViews =
-        convert(inNamespace(revisions, view.namespace()), views.revision(), errors);
+        convert(revisions, view.namespace(), views.revision(), errors);
     return new Live(
         new RolloutSnapshot(
             view, podViews, nodes.index(), revisionViews, nodes.unreadable(), true, List.of()),
@@ -134,10 +134,16 @@ public final class Snapshots {
     return live(ds, pods, nodes, revisions, Views.FRESH).snapshot();
   }
 
-  private static <T, V> List<V> convert(
-      Collection<T> objects, Function<T, V> toView, List<String> errors) {
+  /** The views of the objects in namespace {@code ns}; one loop, no intermediate list. */
+  private static <T extends HasMetadata, V> List<V> convert(
+      Collection<T> objects, String ns, Function<T, V> toView, List<String> errors) {
     List<V> views = new ArrayList<>(objects.size());
     for (T object : objects) {
+      if (object == null
+          || object.getMetadata() == null
+          || !ns.equals(Objects.toString(object.getMetadata().getNamespace(), ""))) {
+        continue;
+      }
       try {
         views.add(toView.apply(object));
       } catch (InvalidObjectException e) {
@@ -215,13 +221,5 @@ public final class Snapshots {
       }
     }
     return out;
-  }
-
-  private static <T extends HasMetadata> List<T> inNamespace(Collection<T> objects, String ns) {
-    return objects.stream()
-        .filter(Objects::nonNull)
-        .filter(o -> o.getMetadata() != null)
-        .filter(o -> ns.equals(Objects.toString(o.getMetadata().getNamespace(), "")))
-        .toList();
   }
 }
