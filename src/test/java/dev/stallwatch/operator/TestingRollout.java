@@ -80,6 +80,41 @@ final class TestingRollout {
     return this;
   }
 
+  /** Revision 1 rolled out everywhere: each of the three nodes runs a Ready pod of it. */
+  TestingRollout settled() {
+    DaemonSet ds = client.resource(daemonSet(OLD_IMAGE, 1)).create();
+    uid = ds.getMetadata().getUid();
+    revision(OLD_HASH, 1, OLD_IMAGE);
+    for (int i = 1; i <= 3; i++) {
+      pod("gpu-node-" + i, OLD_HASH, 1, OLD_IMAGE, true);
+    }
+    status(3, 3, 3, 3);
+    return this;
+  }
+
+  /** The pod on {@code node} being deleted, its {@code deletionTimestamp} at {@code at}. */
+  void podDeleting(String node, Instant at) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name + "-" + node).get();
+    // PUT, not a patch: the client leaves deletionTimestamp out of the patches it computes.
+    pod.getMetadata().setDeletionTimestamp(at.toString());
+    client.resource(pod).update();
+  }
+
+  /**
+   * The change behind a deletion of {@link #settled}'s pod: the DaemonSet on revision 2, whose
+   * image cannot be pulled; the controller has replaced gpu-node-1's old pod with a new one.
+   */
+  void changedWithNewPodStuckOnFirstNode() {
+    DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
+    ds.getSpec().setTemplate(template(NEW_IMAGE));
+    ds.getMetadata().getAnnotations().put("deprecated.daemonset.template.generation", "2");
+    client.resource(ds).update();
+    revision(NEW_HASH, 2, NEW_IMAGE);
+    client.pods().inNamespace(namespace).withName(name + "-gpu-node-1").withGracePeriod(0).delete();
+    pod("gpu-node-1", NEW_HASH, 2, NEW_IMAGE, false);
+    status(3, 2, 1, 2);
+  }
+
   /** What `kubectl rollout undo` leads to: the old template again, every node on it. */
   void rolledBack() {
     DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
