@@ -246,21 +246,38 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       Instant now) {
     var why = UnconfirmedStall.of(snapshot, verdict, memory);
     if (why.isEmpty() || hasActiveStall(stalls, verdict.newRevision().hash())) {
-      confirming.remove(key);
+      Confirming dropped = confirming.remove(key);
+      if (dropped != null && why.isEmpty()) {
+        log.info(
+            "{}: the stall of revision {} did not stand a second look: not recorded",
+            key,
+            dropped.hash());
+      }
       return null;
     }
     String hash = verdict.newRevision().hash();
+    boolean[] first = {false};
     Confirming pending =
         confirming.compute(
             key,
-            (k, old) -> old != null && old.hash().equals(hash) ? old : new Confirming(hash, now));
+            (k, old) -> {
+              if (old != null && old.hash().equals(hash)) {
+                return old;
+              }
+              first[0] = true;
+              return new Confirming(hash, now);
+            });
     Instant due = pending.since().plus(CONFIRMATION);
     if (now.isBefore(due)) {
-      log.debug("{}: looking again before recording: {}", key, why.get());
+      if (first[0]) { // one line per episode, not per look
+        log.info("{}: {}; looking again before recording it", key, why.get());
+      } else {
+        log.debug("{}: still unconfirmed: {}", key, why.get());
+      }
       return due;
     }
     confirming.remove(key);
-    log.debug("{}: confirmed after {} s: {}", key, CONFIRMATION.toSeconds(), why.get());
+    log.info("{}: still stalled {} s later: recording it", key, CONFIRMATION.toSeconds());
     return null;
   }
 

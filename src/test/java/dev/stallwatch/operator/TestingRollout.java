@@ -92,12 +92,39 @@ final class TestingRollout {
     return this;
   }
 
-  /** The pod on {@code node} being deleted, its {@code deletionTimestamp} at {@code at}. */
+  /** Holds a pod being deleted, as a kubelet that has not confirmed the deletion does. */
+  static final String HOLD = "stallwatch.dev/test-hold";
+
+  /**
+   * The pod on {@code node} being deleted, its {@code deletionTimestamp} at {@code at}; a finalizer
+   * keeps it (the mock server removes an object without one at once).
+   */
   void podDeleting(String node, Instant at) {
     Pod pod = client.pods().inNamespace(namespace).withName(name + "-" + node).get();
+    pod.getMetadata().setFinalizers(new java.util.ArrayList<>(java.util.List.of(HOLD)));
+    client.resource(pod).update();
+    pod = client.pods().inNamespace(namespace).withName(name + "-" + node).get();
     // PUT, not a patch: the client leaves deletionTimestamp out of the patches it computes.
     pod.getMetadata().setDeletionTimestamp(at.toString());
     client.resource(pod).update();
+  }
+
+  /** The pod on {@code node} gone: its finalizer dropped (which removes a pod being deleted). */
+  private void podGone(String node) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name + "-" + node).get();
+    if (pod == null) {
+      return;
+    }
+    if (pod.getMetadata().getDeletionTimestamp() != null) {
+      pod.getMetadata().setFinalizers(new java.util.ArrayList<>());
+      client.resource(pod).update();
+    } else {
+      client.pods().inNamespace(namespace).withName(name + "-" + node).withGracePeriod(0).delete();
+    }
+    org.awaitility.Awaitility.await("pod " + name + "-" + node + " gone")
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(
+            () -> client.pods().inNamespace(namespace).withName(name + "-" + node).get() == null);
   }
 
   /**
@@ -110,7 +137,7 @@ final class TestingRollout {
     ds.getMetadata().getAnnotations().put("deprecated.daemonset.template.generation", "2");
     client.resource(ds).update();
     revision(NEW_HASH, 2, NEW_IMAGE);
-    client.pods().inNamespace(namespace).withName(name + "-gpu-node-1").withGracePeriod(0).delete();
+    podGone("gpu-node-1");
     pod("gpu-node-1", NEW_HASH, 2, NEW_IMAGE, false);
     status(3, 2, 1, 2);
   }

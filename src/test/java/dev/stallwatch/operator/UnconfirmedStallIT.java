@@ -100,6 +100,7 @@ class UnconfirmedStallIT {
     awaitLooks(1); // the periodic re-check: the operator last looked after the 12 s
     rollout.podDeleting("gpu-node-1", deleted);
     awaitLooks(3);
+    assertStillTerminating();
     return deleted;
   }
 
@@ -159,6 +160,7 @@ class UnconfirmedStallIT {
     Instant deleted = clock.instant();
     rollout.podDeleting("gpu-node-1", deleted);
     awaitLooks(2);
+    assertStillTerminating();
     assertThat(stalls()).isEmpty();
 
     // Exactly at stall-after, and the clock stays there: a confirmation would never pass.
@@ -170,5 +172,13 @@ class UnconfirmedStallIT {
     assertThat(stalls()).hasSize(1);
     assertThat(stall.getSpec().revision()).isEqualTo(TestingRollout.OLD_HASH);
     assertThat(stall.getStatus().stalledSinceTime()).hasValue(deleted);
+    assertThat(stall.getStatus().cause()).isEqualTo("NodeUnavailable");
+  }
+
+  /** The stuck pod is still there, being deleted: the stall rests on it, not on an empty node. */
+  private void assertStillTerminating() {
+    var pod = client.pods().inNamespace(NS).withName(DS + "-gpu-node-1").get();
+    assertThat(pod).as("gpu-node-1's pod").isNotNull();
+    assertThat(pod.getMetadata().getDeletionTimestamp()).isNotNull();
   }
 }
