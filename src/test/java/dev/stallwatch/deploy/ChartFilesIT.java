@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * and the dashboard; these tests keep every copy equal to its source ({@code
  * deploy/sync-chart-files.sh} refreshes them).
  */
-class ChartFilesTest {
+class ChartFilesIT {
 
   private static final Path PROJECT = RenderedChart.PROJECT;
   private static final Path CHART = RenderedChart.CHART;
