@@ -40,6 +40,7 @@ class ChartFilesIT {
     }
   }
 
+  @NativeHelm
   @Test
   void operatorRbacCoversEveryResourceOfTheChartCrds() throws IOException {
     List<RenderedChart.GrantedRule> rules = RenderedChart.renderDefaults().rules();
@@ -78,6 +79,7 @@ class ChartFilesIT {
         .hasSameBinaryContentAs(PROJECT.resolve("deploy/grafana/stallwatch-dashboard.json"));
   }
 
+  @NativeHelm
   @Test
   void renderedPrometheusRuleHoldsThePlainRuleGroups() throws IOException {
     GenericKubernetesResource rule =
@@ -86,6 +88,7 @@ class ChartFilesIT {
     assertThat(spec(rule).get("groups")).isEqualTo(plainRules().get("groups"));
   }
 
+  @NativeHelm
   @Test
   @SuppressWarnings("unchecked")
   void additionalRuleLabelsReachEveryAlert() {
@@ -108,6 +111,7 @@ class ChartFilesIT {
                     .containsEntry("severity", "critical"));
   }
 
+  @NativeHelm
   @Test
   void renderedDashboardConfigMapHoldsTheDashboardJson() throws IOException {
     var configMap =

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** The chart's container args, parsed by the real {@code stallwatch operator} command line. */
+@NativeHelm
 class ChartOperatorArgsIT {
 
   @Test

@@ -22,6 +22,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
+@NativeHelm
 class HelmChartIT {
 
   private static final Path ALL_FEATURES =
