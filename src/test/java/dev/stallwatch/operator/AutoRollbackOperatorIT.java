@@ -139,14 +139,7 @@ class AutoRollbackOperatorIT {
     // The restored revision cannot start on gpu-node-1 either: it stalls in turn, well past the
     // delay — and must not be rolled back (that would restore the broken revision).
     rollout.restoredRevisionStuckOnFirstNode();
-    assertThat(
-            time.until(
-                () -> {
-                  RolloutStall restored = stall(TestingRollout.OLD_HASH);
-                  return restored != null && restored.getStatus().active();
-                },
-                STEP,
-                LIMIT))
+    assertThat(time.until(() -> active(TestingRollout.OLD_HASH), STEP, LIMIT))
         .as("the restored revision's stall is recorded")
         .isTrue();
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
@@ -167,7 +160,11 @@ class AutoRollbackOperatorIT {
         .isTrue();
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> stall(TestingRollout.NEW_HASH).getStatus().rollback() != null);
+        .until(
+            () -> {
+              RolloutStall s = stall(TestingRollout.NEW_HASH);
+              return s != null && s.getStatus() != null && s.getStatus().rollback() != null;
+            });
 
     // A GitOps tool puts its manifest back: the broken template, and none of stallwatch's marks.
     cluster
@@ -187,7 +184,7 @@ class AutoRollbackOperatorIT {
                               .forEach(ds.getMetadata().getAnnotations()::remove));
               return ds;
             });
-    assertThat(time.until(() -> stall(TestingRollout.NEW_HASH).getStatus().active(), STEP, LIMIT))
+    assertThat(time.until(() -> active(TestingRollout.NEW_HASH), STEP, LIMIT))
         .as("the stall of the re-applied template is Active again")
         .isTrue();
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
@@ -265,6 +262,12 @@ class AutoRollbackOperatorIT {
       assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
       assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1);
     }
+  }
+
+  /** True when the stall of revision {@code hash} exists, has a status and is Active. */
+  private boolean active(String hash) {
+    RolloutStall s = stall(hash);
+    return s != null && s.getStatus() != null && s.getStatus().active();
   }
 
   private RolloutStall stall(String hash) {
