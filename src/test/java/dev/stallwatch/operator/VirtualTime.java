@@ -20,7 +20,7 @@ final class VirtualTime {
   /** How long the operator may take to reconcile once (it re-checks every RESYNC at most). */
   private static final Duration REACTION = Duration.ofSeconds(20);
 
-  private static final Duration RESYNC = Duration.ofMillis(500);
+  private static final Duration RESYNC = Duration.ofMillis(200);
 
   final SimClock clock = SimClock.virtual(T0);
   final ReconcileCounter counter = new ReconcileCounter();
