@@ -5,8 +5,11 @@
 # down when asked (stop), when a component dies, or when the owner process (--owner-pid) is gone.
 #
 #   cluster.sh start --dir DIR [--nodes N] [--gpu-nodes G] [--owner-pid PID] [--timeout SECONDS]
+#                    [--kwok-parallelism P]
 #     (STALLWATCH_AUDIT_POLICY=FILE in the environment: the API server writes an audit log with that
-#     policy to DIR/logs/audit.log, JSON lines; the scale run counts the operator's requests there)
+#     policy to DIR/logs/audit.log, JSON lines; the scale run counts the operator's requests there.
+#     --kwok-parallelism, or STALLWATCH_KWOK_PARALLELISM: kwok plays P pod stages, P node stages and
+#     P node leases at once instead of its default 4 each; the scale run uses 16)
 #   cluster.sh stop --dir DIR
 #   cluster.sh restart COMPONENT --dir DIR [--kill] [--down SECONDS]
 #
@@ -26,6 +29,7 @@ usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 cmd="${1:-}"; [ -n "$cmd" ] || usage; shift
 dir="" nodes=3 gpu_nodes=0 owner_pid="" timeout=300 bin="${STALLWATCH_REALCLUSTER_BIN:-}"
+kwok_parallelism="${STALLWATCH_KWOK_PARALLELISM:-}"
 component="" signal=TERM down=0
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -37,6 +41,7 @@ while [ $# -gt 0 ]; do
     --owner-pid) owner_pid="$2"; shift 2 ;;
     --timeout) timeout="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
+    --kwok-parallelism) kwok_parallelism="$2"; shift 2 ;;
     -*) say "unknown argument: $1"; usage ;;
     *) [ "$cmd" = restart ] && [ -z "$component" ] || { say "unknown argument: $1"; usage; }
        component="$1"; shift ;;
@@ -205,7 +210,8 @@ if [ "$cmd" = _supervise ]; then
       --kubeconfig "$dir/kube-scheduler.kubeconfig" \
       --authentication-kubeconfig "$dir/kube-scheduler.kubeconfig" \
       --authorization-kubeconfig "$dir/kube-scheduler.kubeconfig" \
-      --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" --leader-elect=false
+      --bind-address 127.0.0.1 --secure-port "$SCHEDULER_PORT" --leader-elect=false \
+      --kube-api-qps 200 --kube-api-burst 400
     await kube-scheduler 120 curl -sfk "https://127.0.0.1:$SCHEDULER_PORT/healthz"
   }
   start_kube_scheduler
@@ -214,9 +220,11 @@ if [ "$cmd" = _supervise ]; then
   # no status; the node lifecycle controller turns the node Unknown). NotReady-labelled nodes stay
   # managed and report Ready=False through a Stage. KWOK_WORKDIR keeps ~/.kwok/kwok.yaml out.
   mkdir -p "$dir/kwok-home"
+  kwok_configs=(--config "$KWOK_CONFIG")
+  [ -n "${KWOK_OPTIONS:-}" ] && kwok_configs+=(--config "$KWOK_OPTIONS")
   start_kwok() {
     KWOK_WORKDIR="$dir/kwok-home" launch kwok "$BIN/kwok" --kubeconfig "$dir/kubeconfig" \
-      --config "$KWOK_CONFIG" \
+      "${kwok_configs[@]}" \
       --manage-nodes-with-label-selector 'stallwatch.dev/kwok-node-state!=Unreachable' \
       --server-address "127.0.0.1:$KWOK_PORT" \
       --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds 40
@@ -239,6 +247,8 @@ for b in etcd kube-apiserver kube-controller-manager kube-scheduler kubectl kwok
 done
 for tool in openssl curl python3 setsid; do command -v "$tool" >/dev/null || fail "$tool not found on PATH"; done
 [ "$nodes" -ge "$gpu_nodes" ] 2>/dev/null || fail "--nodes ($nodes) must be a number >= --gpu-nodes ($gpu_nodes)"
+[ -z "$kwok_parallelism" ] || [ "$kwok_parallelism" -ge 1 ] 2>/dev/null \
+  || fail "--kwok-parallelism takes a number >= 1, not '$kwok_parallelism'"
 if [ -f "$dir/supervisor.pid" ] && group_alive "$(cat "$dir/supervisor.pid")"; then
   fail "a cluster is already running in $dir (stop it first: $here/cluster.sh stop --dir $dir)"
 fi
@@ -311,7 +321,30 @@ SCHEDULER_PORT=$SCHEDULER_PORT
 KWOK_PORT=$KWOK_PORT
 KWOK_CONFIG=$here/kwok/stages.yaml
 AUDIT_POLICY=${STALLWATCH_AUDIT_POLICY:-}
+KWOK_OPTIONS=$( [ -n "$kwok_parallelism" ] && echo "$dir/kwok-options.yaml" )
 ENV
+
+# kwok's own options, only to raise its parallelism. A KwokConfiguration read from a file is not
+# defaulted by kwok v0.8.0 (a parallelism left out would be 0), so every option it defaults is
+# spelled out with kwok's default value; the flags above still override the rest.
+if [ -n "$kwok_parallelism" ]; then
+  cat > "$dir/kwok-options.yaml" <<YAML
+apiVersion: config.kwok.x-k8s.io/v1alpha1
+kind: KwokConfiguration
+options:
+  cidr: 10.244.0.0/16
+  manageAllNodes: false
+  enableDebuggingHandlers: true
+  enableContentionProfiling: false
+  enableProfilingHandler: true
+  podPlayStageParallelism: $kwok_parallelism
+  nodePlayStageParallelism: $kwok_parallelism
+  nodeLeaseParallelism: $kwok_parallelism
+  podsOnNodeSyncParallelism: 1
+  enablePodsOnNodeSyncListPager: true
+  enablePodsOnNodeSyncStreamWatch: false
+YAML
+fi
 
 setsid bash "$here/cluster.sh" _supervise --dir "$dir" </dev/null >/dev/null 2>&1 &
 echo "$!" > "$dir/supervisor.pid"

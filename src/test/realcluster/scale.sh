@@ -5,15 +5,16 @@
 # churn (dev.stallwatch.realcluster.ScaleRun), then draws the plots (scale-plot.py).
 #
 #   src/test/realcluster/scale.sh [--sizes 500,1000,2000] [--daemonsets 10] [--stalls 20]
-#                                 [--operator-heap 1g] [--no-ksm] [--out docs/scale]
+#                                 [--operator-heap 1g] [--no-ksm] [--jfr] [--out docs/scale]
 #   src/test/realcluster/scale.sh --plot-only [--out docs/scale]
 #
+# --jfr: the operator runs under a flight recording, kept as target/scale/run-N/operator*.jfr.
 # Results: OUT/scale-N.json per size, OUT/../scale-memory.png and OUT/../scale-detection.png.
 # Heavy (minutes of both cores per size): on a shared machine take its lock around it.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-sizes=500,1000,2000 daemonsets=10 stalls=20 heap=1g ksm=yes out="$root/docs/scale" plot_only=no
+sizes=500,1000,2000 daemonsets=10 stalls=20 heap=1g ksm=yes jfr=false out="$root/docs/scale" plot_only=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
@@ -21,9 +22,10 @@ while [ $# -gt 0 ]; do
     --stalls) stalls="$2"; shift 2 ;;
     --operator-heap) heap="$2"; shift 2 ;;
     --no-ksm) ksm=no; shift ;;
+    --jfr) jfr=true; shift ;;
     --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
     --plot-only) plot_only=yes; shift ;;
-    *) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 cd "$root"
@@ -52,7 +54,7 @@ for n in "${each[@]}"; do
   rm -rf "target/scale/run-$n"
   STALLWATCH_REALCLUSTER_BIN="$bin" java -Xmx3g -Dbasedir="$root" -cp "$cp" \
     dev.stallwatch.realcluster.ScaleRun --nodes "$n" --daemonsets "$daemonsets" --stalls "$stalls" \
-    --operator-heap "$heap" --dir "target/scale/run-$n" --out "$out/scale-$n.json" "${ksm_args[@]}"
+    --operator-heap "$heap" --dir "target/scale/run-$n" --out "$out/scale-$n.json" --jfr "$jfr" "${ksm_args[@]}"
   rm -rf "target/scale/run-$n/cluster/etcd" # gigabytes at the larger sizes; the logs stay
 done
 plot

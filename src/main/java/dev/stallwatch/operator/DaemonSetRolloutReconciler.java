@@ -148,7 +148,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       snapshot =
           snapshot(
               ds,
-              context.getSecondaryResources(Pod.class),
+              pods(context, ns, name),
               nodes(context),
               context.getSecondaryResources(ControllerRevision.class));
     } catch (InvalidObjectException e) {
@@ -362,6 +362,19 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
             new Snapshots.Views(stores.pods::view, stores.nodes::view, stores.revisions::view));
     live.errors().forEach(e -> log.warn("left out of the analysis: {}", e));
     return live.snapshot();
+  }
+
+  /**
+   * The DaemonSet's pods from the pod cache's owner index: as {@code getSecondaryResources}, but
+   * without collecting them into a set (which hashes every pod deeply).
+   */
+  @SuppressWarnings("unchecked")
+  private static List<Pod> pods(Context<DaemonSet> context, String namespace, String name) {
+    var source =
+        (InformerEventSource<Pod, DaemonSet>)
+            context.eventSourceRetriever().getEventSourceFor(Pod.class, RolloutEventSources.PODS);
+    return source.byIndex(
+        RolloutEventSources.BY_OWNER, RolloutEventSources.ownerKey(namespace, name));
   }
 
   @SuppressWarnings("unchecked")

@@ -52,6 +52,11 @@ final class ProcessStats {
     return Long.parseLong(m.group(1)) * 1024;
   }
 
+  /** Writes what the JVM's flight recording {@code name} holds so far to {@code file}. */
+  static void jfrDump(long pid, String name, Path file) {
+    jcmd(pid, "JFR.dump name=" + name + " filename=" + file.toAbsolutePath());
+  }
+
   private static String jcmd(long pid, String command) {
     String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
     RealCluster.Result r =

@@ -38,6 +38,8 @@ public final class ScaleRun {
   /**
    * @param ksm the kube-state-metrics binary, or null to run without it
    * @param steady length of the quiet window (heartbeat round included)
+   * @param jfr whether the operator runs under a flight recording (profile settings), dumped to
+   *     {@code dir/operator-sync.jfr} once synced and {@code dir/operator.jfr} at the end
    */
   record Options(
       int nodes,
@@ -49,7 +51,33 @@ public final class ScaleRun {
       String operatorHeap,
       Path ksm,
       Path dir,
-      long seed) {
+      long seed,
+      boolean jfr) {
+    Options(
+        int nodes,
+        int daemonSets,
+        int stalls,
+        int ordinaryPods,
+        Duration stallAfter,
+        Duration steady,
+        String operatorHeap,
+        Path ksm,
+        Path dir,
+        long seed) {
+      this(
+          nodes,
+          daemonSets,
+          stalls,
+          ordinaryPods,
+          stallAfter,
+          steady,
+          operatorHeap,
+          ksm,
+          dir,
+          seed,
+          false);
+    }
+
     static Options forSize(int nodes, int daemonSets, Path dir, Path ksm) {
       return new Options(
           nodes,
@@ -64,6 +92,9 @@ public final class ScaleRun {
           12);
     }
   }
+
+  /** kwok's parallelism in the scale run's clusters (its default, 4, plays ≈ 18 pods/s here). */
+  static final int KWOK_PARALLELISM = 16;
 
   /** The cause kwok's pull-failure cue leads to. */
   static final String INJECTED_CAUSE = "ImagePull";
@@ -98,7 +129,8 @@ public final class ScaleRun {
             a.getOrDefault("operator-heap", base.operatorHeap()),
             ksm,
             dir,
-            base.seed());
+            base.seed(),
+            Boolean.parseBoolean(a.getOrDefault("jfr", "false")));
     ScaleResult r = run(o);
     Path out = Path.of(a.getOrDefault("out", "target/scale/scale-" + nodes + ".json"));
     Files.createDirectories(out.toAbsolutePath().getParent());
@@ -140,7 +172,11 @@ public final class ScaleRun {
             bin,
             o.nodes(),
             0,
-            Map.of("STALLWATCH_AUDIT_POLICY", policy.toAbsolutePath().toString()))) {
+            Map.of(
+                "STALLWATCH_AUDIT_POLICY",
+                policy.toAbsolutePath().toString(),
+                "STALLWATCH_KWOK_PARALLELISM",
+                String.valueOf(KWOK_PARALLELISM)))) {
       double clusterStart = since(t);
       say("cluster up in %.1f s".formatted(clusterStart));
       ScaleWorkload workload = new ScaleWorkload(cluster.admin());
@@ -161,12 +197,16 @@ public final class ScaleRun {
           release.serviceAccountKubeconfig(cluster, o.dir().resolve("operator.kubeconfig"));
       t = System.nanoTime();
       Instant operatorStarted = Instant.now();
+      List<String> jvm = new ArrayList<>(List.of("-Xmx" + o.operatorHeap()));
+      if (o.jfr()) {
+        jvm.add("-XX:StartFlightRecording=name=scale,settings=profile");
+      }
       try (OperatorProcess operator =
           OperatorProcess.start(
               kubeconfig,
               o.dir().resolve("operator.log"),
               "scale-operator",
-              List.of("-Xmx" + o.operatorHeap()),
+              jvm,
               "--stall-after=" + o.stallAfter().toSeconds() + "s")) {
         await("operator synced")
             .atMost(Duration.ofMinutes(10))
@@ -178,6 +218,9 @@ public final class ScaleRun {
         double sync = since(t);
         double cpuAtSync = ProcessStats.cpuSeconds(operator.pid());
         settle(operator);
+        if (o.jfr()) {
+          ProcessStats.jfrDump(operator.pid(), "scale", o.dir().resolve("operator-sync.jfr"));
+        }
         Map<String, Integer> syncRequests =
             AuditLog.countsByVerb(auditLog, operatorStarted, Instant.now());
         long heap = ProcessStats.heapAfterFullGc(operator.pid());
@@ -196,6 +239,9 @@ public final class ScaleRun {
           KsmSync ksmSync = ksm == null ? null : ksmSync(ksm);
           ScaleResult.Rollout rollout = rollout(operator, workload);
           StallOutcome stalls = stalls(operator, workload, cluster, ksm);
+          if (o.jfr()) {
+            ProcessStats.jfrDump(operator.pid(), "scale", o.dir().resolve("operator.jfr"));
+          }
           ScaleResult.Ksm ksmResult =
               ksm == null
                   ? null
