@@ -15,6 +15,8 @@ import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.SnapshotLag;
+import dev.stallwatch.rollout.StallMemory;
+import dev.stallwatch.rollout.UnconfirmedStall;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -86,6 +88,19 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   static final Duration LAG_LIMIT = Duration.ofSeconds(60);
 
   private final Map<String, Instant> lagSince = new ConcurrentHashMap<>();
+
+  /**
+   * How long a stall that rests only on pod deletions first seen past stall-after ({@link
+   * UnconfirmedStall}) is looked at again before it is recorded: long enough for the DaemonSet's
+   * change held back behind the deletion (a hung connection resuming) to arrive; a pod truly stuck
+   * terminating is recorded this much later, with the same stalledSince.
+   */
+  static final Duration CONFIRMATION = Duration.ofSeconds(2);
+
+  /** A stall being confirmed: of which revision, since when. */
+  private record Confirming(String hash, Instant since) {}
+
+  private final Map<String, Confirming> confirming = new ConcurrentHashMap<>();
 
   /** How long after a failed auto-rollback it is tried again (a 403, a conflict that persisted). */
   static final Duration ROLLBACK_RETRY = Duration.ofMinutes(1);
@@ -161,18 +176,23 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       // superseded a moment later). Nothing is recorded; the caches catch up within moments.
       return UpdateControl.<DaemonSet>noUpdate().rescheduleAfter(LAG_RECHECK);
     }
-    RolloutVerdict verdict =
-        RolloutAnalyzer.analyze(snapshot, now, settings, memories.recall(key, stalls));
+    StallMemory memory = memories.recall(key, stalls);
+    RolloutVerdict verdict = RolloutAnalyzer.analyze(snapshot, now, settings, memory);
     if (FailedCreates.wanted(verdict)) {
       // A node without a pod has crossed stall-after: only the controller's Events say why.
       List<EventView> events = failedCreates.of(ds, now);
       if (!events.isEmpty()) {
-        verdict =
-            RolloutAnalyzer.analyze(
-                snapshot.withEvents(events), now, settings, memories.recall(key, stalls));
+        verdict = RolloutAnalyzer.analyze(snapshot.withEvents(events), now, settings, memory);
       }
     } else {
       failedCreates.forget(key);
+    }
+    Instant confirmAt = unconfirmed(key, snapshot, verdict, memory, stalls, now);
+    if (confirmAt != null) {
+      // Maybe old news (a deletion held back with the DaemonSet's change behind it): nothing is
+      // recorded or remembered yet; looked at again within a second, recorded once confirmed.
+      Instant recheck = now.plus(LAG_RECHECK);
+      return reschedule(now, confirmAt.isBefore(recheck) ? confirmAt : recheck);
     }
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
@@ -218,6 +238,65 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     lagSince.put(key, Instant.MAX);
     log.warn("{}: {} for {} s; analyzing all the same", key, lag.get(), LAG_LIMIT.toSeconds());
     return false;
+  }
+
+  /**
+   * When a new stall that rests only on pod deletions first seen past stall-after ({@link
+   * UnconfirmedStall}) is confirmed, while that is still ahead; null when the verdict is to be
+   * recorded now — also when its revision already has an Active RolloutStall (nothing new to say).
+   */
+  private Instant unconfirmed(
+      String key,
+      RolloutSnapshot snapshot,
+      RolloutVerdict verdict,
+      StallMemory memory,
+      Set<RolloutStall> stalls,
+      Instant now) {
+    var why = UnconfirmedStall.of(snapshot, verdict, memory);
+    if (why.isEmpty() || hasActiveStall(stalls, verdict.newRevision().hash())) {
+      Confirming dropped = confirming.remove(key);
+      if (dropped != null && why.isEmpty()) {
+        log.info(
+            "{}: the stall of revision {} did not stand a second look: not recorded",
+            key,
+            dropped.hash());
+      }
+      return null;
+    }
+    String hash = verdict.newRevision().hash();
+    boolean[] first = {false};
+    Confirming pending =
+        confirming.compute(
+            key,
+            (k, old) -> {
+              if (old != null && old.hash().equals(hash)) {
+                return old;
+              }
+              first[0] = true;
+              return new Confirming(hash, now);
+            });
+    Instant due = pending.since().plus(CONFIRMATION);
+    if (now.isBefore(due)) {
+      if (first[0]) { // one line per episode, not per look
+        log.info("{}: {}; looking again before recording it", key, why.get());
+      } else {
+        log.debug("{}: still unconfirmed: {}", key, why.get());
+      }
+      return due;
+    }
+    confirming.remove(key);
+    log.info("{}: still stalled {} s later: recording it", key, CONFIRMATION.toSeconds());
+    return null;
+  }
+
+  private static boolean hasActiveStall(Set<RolloutStall> stalls, String hash) {
+    return stalls.stream()
+        .anyMatch(
+            s ->
+                s.getSpec() != null
+                    && hash.equals(s.getSpec().revision())
+                    && s.getStatus() != null
+                    && s.getStatus().active());
   }
 
   /**
@@ -408,6 +487,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     memories.forget(key);
     reportedInvalid.remove(key);
     lagSince.remove(key);
+    confirming.remove(key);
     failedCreates.forget(key);
     refusedRollbacks.remove(key);
     ownRollbacks.remove(key);

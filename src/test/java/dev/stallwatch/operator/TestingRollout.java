@@ -80,6 +80,68 @@ final class TestingRollout {
     return this;
   }
 
+  /** Revision 1 rolled out everywhere: each of the three nodes runs a Ready pod of it. */
+  TestingRollout settled() {
+    DaemonSet ds = client.resource(daemonSet(OLD_IMAGE, 1)).create();
+    uid = ds.getMetadata().getUid();
+    revision(OLD_HASH, 1, OLD_IMAGE);
+    for (int i = 1; i <= 3; i++) {
+      pod("gpu-node-" + i, OLD_HASH, 1, OLD_IMAGE, true);
+    }
+    status(3, 3, 3, 3);
+    return this;
+  }
+
+  /** Holds a pod being deleted, as a kubelet that has not confirmed the deletion does. */
+  static final String HOLD = "stallwatch.dev/test-hold";
+
+  /**
+   * The pod on {@code node} being deleted, its {@code deletionTimestamp} at {@code at}; a finalizer
+   * keeps it (the mock server removes an object without one at once).
+   */
+  void podDeleting(String node, Instant at) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name + "-" + node).get();
+    pod.getMetadata().setFinalizers(new java.util.ArrayList<>(java.util.List.of(HOLD)));
+    client.resource(pod).update();
+    pod = client.pods().inNamespace(namespace).withName(name + "-" + node).get();
+    // PUT, not a patch: the client leaves deletionTimestamp out of the patches it computes.
+    pod.getMetadata().setDeletionTimestamp(at.toString());
+    client.resource(pod).update();
+  }
+
+  /** The pod on {@code node} gone: its finalizer dropped (which removes a pod being deleted). */
+  private void podGone(String node) {
+    Pod pod = client.pods().inNamespace(namespace).withName(name + "-" + node).get();
+    if (pod == null) {
+      return;
+    }
+    if (pod.getMetadata().getDeletionTimestamp() != null) {
+      pod.getMetadata().setFinalizers(new java.util.ArrayList<>());
+      client.resource(pod).update();
+    } else {
+      client.pods().inNamespace(namespace).withName(name + "-" + node).withGracePeriod(0).delete();
+    }
+    org.awaitility.Awaitility.await("pod " + name + "-" + node + " gone")
+        .atMost(java.time.Duration.ofSeconds(10))
+        .until(
+            () -> client.pods().inNamespace(namespace).withName(name + "-" + node).get() == null);
+  }
+
+  /**
+   * The change behind a deletion of {@link #settled}'s pod: the DaemonSet on revision 2, whose
+   * image cannot be pulled; the controller has replaced gpu-node-1's old pod with a new one.
+   */
+  void changedWithNewPodStuckOnFirstNode() {
+    DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
+    ds.getSpec().setTemplate(template(NEW_IMAGE));
+    ds.getMetadata().getAnnotations().put("deprecated.daemonset.template.generation", "2");
+    client.resource(ds).update();
+    revision(NEW_HASH, 2, NEW_IMAGE);
+    podGone("gpu-node-1");
+    pod("gpu-node-1", NEW_HASH, 2, NEW_IMAGE, false);
+    status(3, 2, 1, 2);
+  }
+
   /** What `kubectl rollout undo` leads to: the old template again, every node on it. */
   void rolledBack() {
     DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();

@@ -174,6 +174,9 @@ final class FaultBed {
   void assertHealthyStalledOnce() {
     List<RolloutStall> active = active(HEALTHY);
     assertThat(active).as("Active RolloutStalls of " + HEALTHY).hasSize(1);
+    assertThat(ofOtherRevisions(HEALTHY, active.get(0).getSpec().revision()))
+        .as("stalls of other revisions of " + HEALTHY + " (a verdict on old news)")
+        .isEmpty();
     assertThat(newStalls(HEALTHY)).as("new RolloutStalls of " + HEALTHY).hasSize(1);
     await("one RolloutStalled event on " + HEALTHY)
         .atMost(Duration.ofSeconds(30))
@@ -181,35 +184,6 @@ final class FaultBed {
     assertThat(stalledEvents(HEALTHY) - healthyEventsBefore)
         .as("new RolloutStalled events on " + HEALTHY)
         .isEqualTo(1);
-  }
-
-  /**
-   * As {@link #assertHealthyStalledOnce}, except that stalls of the previous revision resolved as
-   * Superseded are tolerated (and counted as duplicated in the table): the known case of a hung
-   * connection whose held pod deletion reaches the operator before the DaemonSet's change, every
-   * cache consistent but old (docs/reliability.md, "Known").
-   */
-  void assertHealthyStalledOnceToleratingSuperseded() {
-    List<RolloutStall> active = active(HEALTHY);
-    assertThat(active).as("Active RolloutStalls of " + HEALTHY).hasSize(1);
-    String revision = active.get(0).getSpec().revision();
-    assertThat(newStalls(HEALTHY).stream().filter(x -> revision.equals(x.getSpec().revision())))
-        .as("new RolloutStalls of " + HEALTHY + " revision " + revision)
-        .hasSize(1);
-    List<RolloutStall> others = ofOtherRevisions(HEALTHY, revision);
-    assertThat(others)
-        .as("stalls of other revisions of " + HEALTHY + ": superseded at once")
-        .allSatisfy(
-            x -> {
-              assertThat(x.getStatus().phase()).isEqualTo("Resolved");
-              assertThat(x.getStatus().conditions().get(0).getReason()).isEqualTo("Superseded");
-            });
-    await("RolloutStalled events on " + HEALTHY)
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> stalledEvents(HEALTHY) - healthyEventsBefore >= 1 + others.size());
-    assertThat(stalledEvents(HEALTHY) - healthyEventsBefore)
-        .as("new RolloutStalled events on " + HEALTHY)
-        .isEqualTo(1 + others.size());
   }
 
   /**

@@ -97,12 +97,43 @@ class LeaderFailoverFaultIT {
   @Test
   void aLeaderCutOffFromTheApiServerStopsBeforeTheOtherTakesOverAndNothingIsDuplicated(
       RealCluster cluster) {
+    splitTheLeader(
+        cluster,
+        "split",
+        LoopbackProxy::drop,
+        "network split: the leader's connection to the API server cut (2 replicas)",
+        "cut");
+  }
+
+  /**
+   * As the cut, but the split holds the leader's connection open and moves no byte: what it sent
+   * before the fence is held, not refused, and reaches the API server when the split heals — after
+   * the other replica took the Lease, from a process that has exited. Optimistic concurrency makes
+   * it harmless: nothing it held changes an object or adds an Event.
+   */
+  @Test
+  void aLeaderWhoseConnectionHangsStopsBeforeTheOtherTakesOverAndItsHeldRequestsChangeNothing(
+      RealCluster cluster) {
+    splitTheLeader(
+        cluster,
+        "hang",
+        LoopbackProxy::hang,
+        "network split that holds the leader's connection open (no byte moves; 2 replicas)",
+        "split");
+  }
+
+  private void splitTheLeader(
+      RealCluster cluster,
+      String tag,
+      java.util.function.Consumer<LoopbackProxy> fault,
+      String faultText,
+      String faultWord) {
     HA.install(cluster);
-    Path direct = HA.serviceAccountKubeconfig(cluster, cluster.dir().resolve("split.kubeconfig"));
+    Path direct = HA.serviceAccountKubeconfig(cluster, cluster.dir().resolve(tag + ".kubeconfig"));
     URI server = URI.create(cluster.admin().getConfiguration().getMasterUrl());
     LoopbackProxy proxy = new LoopbackProxy(server.getPort());
     started.add(proxy::close);
-    Path viaProxy = cluster.dir().resolve("split-proxied.kubeconfig");
+    Path viaProxy = cluster.dir().resolve(tag + "-proxied.kubeconfig");
     try {
       Files.writeString(
           viaProxy,
@@ -111,16 +142,18 @@ class LeaderFailoverFaultIT {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    OperatorProcess a = replica(cluster, viaProxy, "split-replica-a");
-    await("split-replica-a holds the Lease")
+    String nameA = tag + "-replica-a";
+    String nameB = tag + "-replica-b";
+    OperatorProcess a = replica(cluster, viaProxy, nameA);
+    await(nameA + " holds the Lease")
         .atMost(Scenario.WAIT)
-        .until(() -> "split-replica-a".equals(holderPod(cluster)));
-    OperatorProcess b = replica(cluster, direct, "split-replica-b");
-    await("split-replica-b ready as a standby").atMost(Scenario.WAIT).until(b::ready);
+        .until(() -> nameA.equals(holderPod(cluster)));
+    OperatorProcess b = replica(cluster, direct, nameB);
+    await(nameB + " ready as a standby").atMost(Scenario.WAIT).until(b::ready);
 
-    FaultBed bed = FaultBed.stallInProgress(cluster, "failover-split");
+    FaultBed bed = FaultBed.stallInProgress(cluster, "failover-" + tag);
     bed.breakHealthy("v2");
-    proxy.drop();
+    fault.accept(proxy);
     Instant split = Instant.now();
 
     await("the cut-off leader gives up")
@@ -131,9 +164,9 @@ class LeaderFailoverFaultIT {
     assertThat(a.exitCode()).as("exit code of the replica that lost the Lease").isNotZero();
     String aLog = a.output();
     Instant fenced = logged(aLog, "lost the Lease");
-    await("split-replica-b takes the Lease over")
+    await(nameB + " takes the Lease over")
         .atMost(Scenario.WAIT)
-        .until(() -> "split-replica-b".equals(holderPod(cluster)));
+        .until(() -> nameB.equals(holderPod(cluster)));
     Instant acquired = lease(cluster).getSpec().getAcquireTime().toInstant();
     assertThat(fenced)
         .as(
@@ -148,29 +181,62 @@ class LeaderFailoverFaultIT {
         .as("writes of the cut-off leader after it stopped leading")
         .isEmpty();
     Duration recovery = bed.awaitHealthyStall(split);
+    await("the new leader has written what it had to")
+        .during(Duration.ofSeconds(3))
+        .until(() -> true);
+    java.util.Map<String, String> versions = resourceVersions(bed);
+    int events = bed.stalledEvents(FaultBed.STALLED) + bed.stalledEvents(FaultBed.HEALTHY);
 
-    // The split heals; the replica comes back (as Kubernetes restarts it) as a standby.
+    // The split heals (what a hang held reaches the API server now); the replica comes back (as
+    // Kubernetes restarts it) as a standby.
     proxy.restore();
-    OperatorProcess a2 = replica(cluster, viaProxy, "split-replica-a2");
-    await("split-replica-a2 ready as a standby").atMost(Scenario.WAIT).until(a2::ready);
+    OperatorProcess a2 = replica(cluster, viaProxy, tag + "-replica-a2");
+    await(tag + "-replica-a2 ready as a standby").atMost(Scenario.WAIT).until(a2::ready);
     await("nothing more is written").during(Duration.ofSeconds(5)).until(() -> true);
-    assertThat(holderPod(cluster)).isEqualTo("split-replica-b");
+    long held = proxy.heldBytesDeliveredToServer();
+    assertThat(resourceVersions(bed))
+        .as("RolloutStalls after the heal (%d bytes the split held delivered)", held)
+        .isEqualTo(versions);
+    assertThat(bed.stalledEvents(FaultBed.STALLED) + bed.stalledEvents(FaultBed.HEALTHY))
+        .as("RolloutStalled events after the heal")
+        .isEqualTo(events);
+    assertThat(holderPod(cluster)).isEqualTo(nameB);
     assertThat(a2.metrics()).contains("stallwatch_leader 0.0");
     bed.assertIntact();
     bed.assertHealthyStalledOnce();
     ReliabilityReport.row(
-        "network split: the leader's connection to the API server cut (2 replicas)",
+        faultText,
         "the cut-off leader stops leading at the renew deadline (its own fence) before the"
             + " other may take the Lease ("
             + ReliabilityReport.seconds(Duration.between(split, fenced))
-            + " after the cut; the other acquired it after "
+            + " after the "
+            + faultWord
+            + "; the other acquired it after "
             + ReliabilityReport.seconds(Duration.between(split, acquired))
             + "; it exited "
             + ReliabilityReport.seconds(Duration.between(split, exited))
-            + " after it); never two writers; healed, it rejoins as a standby",
+            + " after it); never two writers; healed, it rejoins as a standby"
+            + (held > 0
+                ? "; "
+                    + held
+                    + " bytes of its requests held by the split reached the server"
+                    + " after the takeover and changed nothing"
+                : ""),
         ReliabilityReport.seconds(recovery)
-            + " after the later of the cut and the stall falling due",
+            + " after the later of the "
+            + faultWord
+            + " and the stall falling due",
         bed.lostAndDuplicated());
+  }
+
+  /** Every RolloutStall of the bed's namespace by name: its resourceVersion. */
+  private static java.util.Map<String, String> resourceVersions(FaultBed bed) {
+    java.util.Map<String, String> versions = new java.util.TreeMap<>();
+    bed.scenario
+        .stalls()
+        .forEach(
+            s -> versions.put(s.getMetadata().getName(), s.getMetadata().getResourceVersion()));
+    return versions;
   }
 
   private OperatorProcess replica(RealCluster cluster, Path kubeconfig, String pod) {

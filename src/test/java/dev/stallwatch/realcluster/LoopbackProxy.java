@@ -33,6 +33,8 @@ final class LoopbackProxy implements AutoCloseable {
   private volatile Mode mode = Mode.PASS;
   private volatile long latencyNanos;
   private volatile boolean closed;
+  private final java.util.concurrent.atomic.AtomicLong heldToServer =
+      new java.util.concurrent.atomic.AtomicLong();
 
   LoopbackProxy(int targetPort) {
     this.targetPort = targetPort;
@@ -66,6 +68,15 @@ final class LoopbackProxy implements AutoCloseable {
     latencyNanos = d.toNanos();
   }
 
+  /**
+   * Bytes a client sent that a {@link #hang} held and that reached the API server only once
+   * restored: requests sent before the hang's end, delivered after it (also from a client that has
+   * exited meanwhile).
+   */
+  long heldBytesDeliveredToServer() {
+    return heldToServer.get();
+  }
+
   void restore() {
     latencyNanos = 0;
     mode = Mode.PASS;
@@ -87,18 +98,18 @@ final class LoopbackProxy implements AutoCloseable {
         Socket upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
         sockets.add(client);
         sockets.add(upstream);
-        pipe(client, upstream, false);
-        pipe(upstream, client, true);
+        pipe(client, upstream, false, true);
+        pipe(upstream, client, true, false);
       } catch (IOException e) {
         quietlyClose(client);
       }
     }
   }
 
-  private record Chunk(long due, byte[] bytes) {}
+  private record Chunk(long due, byte[] bytes, boolean readInHang) {}
 
   /** Reads {@code from} into a queue; a writer sends each chunk to {@code to} when it is due. */
-  private void pipe(Socket from, Socket to, boolean delayed) {
+  private void pipe(Socket from, Socket to, boolean delayed, boolean toServer) {
     BlockingQueue<Chunk> queue = new LinkedBlockingQueue<>();
     daemon(
         "proxy-read",
@@ -108,12 +119,12 @@ final class LoopbackProxy implements AutoCloseable {
             int n;
             while ((n = in.read(buf)) >= 0) {
               long due = System.nanoTime() + (delayed ? latencyNanos : 0);
-              queue.put(new Chunk(due, Arrays.copyOf(buf, n)));
+              queue.put(new Chunk(due, Arrays.copyOf(buf, n), mode == Mode.HANG));
             }
           } catch (IOException | InterruptedException e) {
             // closed: the writer ends the other side
           }
-          queue.add(new Chunk(0, null));
+          queue.add(new Chunk(0, null, false));
         });
     daemon(
         "proxy-write",
@@ -128,10 +139,15 @@ final class LoopbackProxy implements AutoCloseable {
               while ((wait = c.due() - System.nanoTime()) > 0) {
                 Thread.sleep(Math.max(1, wait / 1_000_000));
               }
+              boolean held = c.readInHang();
               while (mode == Mode.HANG && !to.isClosed()) {
+                held = true;
                 Thread.sleep(50);
               }
               out.write(c.bytes());
+              if (held && toServer) {
+                heldToServer.addAndGet(c.bytes().length);
+              }
               out.flush();
             }
           } catch (IOException | InterruptedException e) {
