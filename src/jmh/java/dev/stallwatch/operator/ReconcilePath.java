@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.bench.RolloutFixture;
 import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
@@ -16,8 +17,10 @@ import java.util.List;
 /**
  * The CPU path of one reconcile against warm informer caches, without JOSDK's dispatch and without
  * API writes: the DaemonSet's snapshot from the cached (pruned) objects, then the analysis. With
- * {@link #cachedViews} the views come from the reconciler's item stores ({@link CachedViews}); with
- * {@link #rebuiltViews} every cached object is converted again, as each reconcile did before.
+ * {@link #cachedViews} the views come from the reconciler's item stores ({@link CachedViews}) and
+ * the node views from the node cache's version ({@code Stores.nodeViews}), as in the reconciler;
+ * with {@link #rebuiltViews} every cached object is converted again, as each reconcile did before
+ * {@link CachedViews}.
  */
 public final class ReconcilePath {
   private final RolloutEventSources.Stores stores = new RolloutEventSources.Stores();
@@ -39,14 +42,19 @@ public final class ReconcilePath {
     return store.values().toList();
   }
 
-  /** A reconcile's snapshot and verdict with the views kept in the item stores. */
+  /**
+   * A reconcile's snapshot and verdict as the reconciler makes them: {@link Snapshots#live} with
+   * the views kept in the item stores and the node views kept per node-cache version.
+   */
   public RolloutVerdict cachedViews() {
     return analyze(
-        new RolloutSnapshot(
-            KubeViews.daemonSet(daemonSet),
-            pods.stream().map(stores.pods::view).toList(),
-            nodes.stream().map(stores.nodes::view).toList(),
-            revisions.stream().map(stores.revisions::view).toList()));
+        Snapshots.live(
+                daemonSet,
+                pods,
+                stores.nodeViews(() -> nodes),
+                revisions,
+                new Snapshots.Views(stores.pods::view, stores.nodes::view, stores.revisions::view))
+            .snapshot());
   }
 
   /** The same with every view made again from the cached objects (before the view cache). */

@@ -2,6 +2,7 @@ package dev.stallwatch.kube;
 
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.EventView;
+import dev.stallwatch.rollout.NodeIndex;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.rollout.RevisionView;
@@ -15,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -59,17 +62,55 @@ public final class Snapshots {
       Collection<Node> nodes,
       Collection<ControllerRevision> revisions,
       Views views) {
+    return live(ds, pods, nodes(nodes, views.node()), revisions, views);
+  }
+
+  /**
+   * {@link #live} over nodes converted beforehand ({@link #nodes}): the operator keeps them per
+   * version of its node cache, as every DaemonSet is analyzed against the same nodes.
+   *
+   * @throws InvalidObjectException when the DaemonSet itself cannot be read
+   */
+  public static Live live(
+      DaemonSet ds,
+      Collection<Pod> pods,
+      NodeViews nodes,
+      Collection<ControllerRevision> revisions,
+      Views views) {
     DaemonSetView view = KubeViews.daemonSet(ds);
     List<String> errors = new ArrayList<>();
-    List<PodView> podViews = convert(inNamespace(pods, view.namespace()), views.pod(), errors);
-    List<NodeView> nodeViews = new ArrayList<>();
-    java.util.Set<String> unreadableNodes = new java.util.TreeSet<>();
+    List<PodView> podViews = convert(pods, view.namespace(), views.pod(), errors);
+    errors.addAll(nodes.errors());
+    List<RevisionView> revisionViews =
+        convert(revisions, view.namespace(), views.revision(), errors);
+    return new Live(
+        new RolloutSnapshot(
+            view, podViews, nodes.index(), revisionViews, nodes.unreadable(), true, List.of()),
+        errors);
+  }
+
+  /**
+   * Every node of a cluster as the analyzer reads them: the readable ones indexed, the names of
+   * those that cannot be read, and a message per unreadable node.
+   */
+  public record NodeViews(NodeIndex index, Set<String> unreadable, List<String> errors) {
+    public NodeViews {
+      unreadable = Set.copyOf(unreadable);
+      errors = List.copyOf(errors);
+    }
+  }
+
+  /** The views of {@code nodes}; a node that cannot be read is left out and reported. */
+  public static NodeViews nodes(Collection<Node> nodes, Function<Node, NodeView> toView) {
+    List<String> errors = new ArrayList<>();
+    List<NodeView> nodeViews = new ArrayList<>(nodes.size());
+    Set<String> unreadableNodes = new TreeSet<>();
     for (Node node : nodes) {
       if (node == null) {
         continue;
       }
       try {
-        nodeViews.add(views.node().apply(node));
+        nodeViews.add(toView.apply(node));
       } catch (InvalidObjectException e) {
         errors.add(e.getMessage());
         if (node.getMetadata() != null && node.getMetadata().getName() != null) {
@@ -77,11 +118,7 @@ public final class Snapshots {
         }
       }
     }
-    List<RevisionView> revisionViews =
-        convert(inNamespace(revisions, view.namespace()), views.revision(), errors);
-    return new Live(
-        new RolloutSnapshot(view, podViews, nodeViews, revisionViews, unreadableNodes, true),
-        errors);
+    return new NodeViews(NodeIndex.of(nodeViews), unreadableNodes, errors);
   }
 
   /**
@@ -97,10 +134,16 @@ public final class Snapshots {
     return live(ds, pods, nodes, revisions, Views.FRESH).snapshot();
   }
 
-  private static <T, V> List<V> convert(
-      Collection<T> objects, Function<T, V> toView, List<String> errors) {
+  /** The views of the objects in namespace {@code ns}; one loop, no intermediate list. */
+  private static <T extends HasMetadata, V> List<V> convert(
+      Collection<T> objects, String ns, Function<T, V> toView, List<String> errors) {
     List<V> views = new ArrayList<>(objects.size());
     for (T object : objects) {
+      if (object == null
+          || object.getMetadata() == null
+          || !ns.equals(Objects.toString(object.getMetadata().getNamespace(), ""))) {
+        continue;
+      }
       try {
         views.add(toView.apply(object));
       } catch (InvalidObjectException e) {
@@ -126,7 +169,8 @@ public final class Snapshots {
     java.util.Set<String> unreadableNodes = new java.util.TreeSet<>(dump.unreadableNodes());
     List<Namespaced<RevisionView>> revisions = views(dump.revisions(), KubeViews::revision, errors);
     List<Namespaced<EventView>> events = views(dump.events(), KubeViews::event, errors);
-    List<NodeView> allNodes = dump.nodes().stream().map(Dump.Entry::object).toList();
+    // One node index for every DaemonSet of the dump.
+    NodeIndex allNodes = NodeIndex.of(dump.nodes().stream().map(Dump.Entry::object).toList());
     List<RolloutSnapshot> snapshots = new ArrayList<>();
     for (Dump.Entry<DaemonSet> entry : dump.daemonSets()) {
       DaemonSetView ds;
@@ -177,13 +221,5 @@ public final class Snapshots {
       }
     }
     return out;
-  }
-
-  private static <T extends HasMetadata> List<T> inNamespace(Collection<T> objects, String ns) {
-    return objects.stream()
-        .filter(Objects::nonNull)
-        .filter(o -> o.getMetadata() != null)
-        .filter(o -> ns.equals(Objects.toString(o.getMetadata().getNamespace(), "")))
-        .toList();
   }
 }

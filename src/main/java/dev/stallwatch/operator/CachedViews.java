@@ -3,8 +3,9 @@ package dev.stallwatch.operator;
 import dev.stallwatch.kube.InvalidObjectException;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -21,43 +22,70 @@ import java.util.stream.Stream;
 final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   private final ItemStore<R> store;
   private final Function<R, V> toView;
-  private final Map<String, Viewed<R, V>> views = new ConcurrentHashMap<>();
+  // Keyed by the cached object itself (identity): a lookup costs one identity hash, where a key
+  // ("namespace/name", built and hashed anew for every read) cost a string per object per
+  // reconcile. Guarded by its own monitor; the informer's put/remove and the reconciles' reads
+  // hold it only for a map operation.
+  private final Map<R, V> views = new IdentityHashMap<>();
+  // Raised after every put or remove: what a reader derived from the store at one version stays
+  // valid while the version does.
+  private final AtomicLong version = new AtomicLong();
 
-  private record Viewed<R, V>(R source, V view) {}
+  private final boolean versionByView;
 
   /**
    * @param store where the informer keeps its objects (e.g. pruning them)
    * @param toView the conversion; it may throw {@link InvalidObjectException}, which is not kept
    */
   CachedViews(ItemStore<R> store, Function<R, V> toView) {
+    this(store, toView, false);
+  }
+
+  /**
+   * @param versionByView whether an update whose view equals the previous object's view leaves the
+   *     {@link #version} as it is (the new object's view is made at once, on the informer's
+   *     thread): for nodes, whose status heartbeats change the object but not what the analyzer
+   *     reads of it
+   */
+  CachedViews(ItemStore<R> store, Function<R, V> toView, boolean versionByView) {
     this.store = store;
     this.toView = toView;
+    this.versionByView = versionByView;
   }
 
   /** The view of {@code object}, an object this store handed out. */
   V view(R object) {
-    String key = store.getKey(object);
-    Viewed<R, V> known = views.get(key);
-    if (known != null && known.source() == object) {
-      return known.view();
+    synchronized (views) {
+      V known = views.get(object);
+      if (known != null) {
+        return known;
+      }
     }
     V view = toView.apply(object);
-    if (store.get(key) != object) {
-      return view; // no longer (or never) cached: nothing to keep it for
-    }
-    Viewed<R, V> made = new Viewed<>(object, view);
-    views.put(key, made);
-    if (store.get(key) != object) {
-      // Replaced or removed between the check and the put: the informer's put/remove may have
-      // dropped views before ours landed. Only ours goes; a newer object's view stays.
-      views.remove(key, made);
+    String key = store.getKey(object);
+    synchronized (views) {
+      // Kept only while the object is the cached one: the informer's put/remove of a newer
+      // version drops the older object's view under this monitor, after replacing it in the store.
+      if (store.get(key) == object) {
+        views.put(object, view);
+      }
     }
     return view;
   }
 
+  /**
+   * The store's version: raised after every put or remove. Read it before reading the store; what
+   * was derived from the objects then is current while the version stays the same.
+   */
+  long version() {
+    return version.get();
+  }
+
   /** How many views are kept (for tests). */
   int viewCount() {
-    return views.size();
+    synchronized (views) {
+      return views.size();
+    }
   }
 
   @Override
@@ -68,15 +96,53 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   @Override
   public R put(String key, R object) {
     R previous = store.put(key, object);
-    views.remove(key);
+    V before = forget(previous);
+    if (versionByView && before != null && unchangedView(key, before)) {
+      return previous; // what readers derived from the views still holds
+    }
+    version.incrementAndGet();
     return previous;
   }
 
   @Override
   public R remove(String key) {
     R previous = store.remove(key);
-    views.remove(key);
+    forget(previous);
+    version.incrementAndGet();
     return previous;
+  }
+
+  /** Drops the view of an object the store no longer holds; returns it, or null. */
+  private V forget(R previous) {
+    if (previous == null) {
+      return null;
+    }
+    synchronized (views) {
+      return views.remove(previous);
+    }
+  }
+
+  /** Whether the object now stored under {@code key} has a view equal to {@code before}. */
+  private boolean unchangedView(String key, V before) {
+    R stored = store.get(key);
+    if (stored == null) {
+      return false;
+    }
+    V now;
+    try {
+      now = toView.apply(stored);
+    } catch (RuntimeException e) { // InvalidObjectException: a reader reports it
+      return false;
+    }
+    if (!before.equals(now)) {
+      return false;
+    }
+    synchronized (views) {
+      if (store.get(key) == stored) {
+        views.put(stored, now);
+      }
+    }
+    return true;
   }
 
   @Override

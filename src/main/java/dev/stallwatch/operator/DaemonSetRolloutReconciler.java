@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -164,7 +165,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
           snapshot(
               ds,
               pods(context, ns, name),
-              nodes(context),
+              () -> nodes(context),
               context.getSecondaryResources(ControllerRevision.class));
     } catch (InvalidObjectException e) {
       reportInvalid(ds, key, e);
@@ -430,13 +431,13 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private RolloutSnapshot snapshot(
       DaemonSet ds,
       Collection<Pod> pods,
-      Collection<Node> nodes,
+      Supplier<Collection<Node>> nodes,
       Collection<ControllerRevision> revisions) {
     Snapshots.Live live =
         Snapshots.live(
             ds,
             pods,
-            nodes,
+            stores.nodeViews(nodes),
             revisions,
             new Snapshots.Views(stores.pods::view, stores.nodes::view, stores.revisions::view));
     live.errors().forEach(e -> log.warn("left out of the analysis: {}", e));

@@ -4,6 +4,7 @@ import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.kube.PodTemplates;
+import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodTemplateView;
 import dev.stallwatch.rollout.PodView;
@@ -58,9 +59,31 @@ final class RolloutEventSources {
     final CachedViews<Pod, PodView> pods =
         new CachedViews<>(new TransformingItemStore<>(CachePruning::pod), KubeViews::pod);
     final CachedViews<Node, NodeView> nodes =
-        new CachedViews<>(new TransformingItemStore<>(CachePruning::node), KubeViews::node);
+        new CachedViews<>(new TransformingItemStore<>(CachePruning::node), KubeViews::node, true);
     final CachedViews<ControllerRevision, RevisionView> revisions =
         new CachedViews<>(new TransformingItemStore<>(CachePruning::revision), KubeViews::revision);
+
+    private volatile NodeViewsAt nodeViews;
+
+    private record NodeViewsAt(long version, Snapshots.NodeViews views) {}
+
+    /**
+     * Every cached node as the analyzer reads them, indexed by name: made once per version of the
+     * node cache and shared by every reconcile until a node changes (nodes change rarely; every
+     * reconcile of every DaemonSet reads all of them).
+     *
+     * @param list the node cache's objects, as the node event source lists them
+     */
+    Snapshots.NodeViews nodeViews(Supplier<Collection<Node>> list) {
+      long version = nodes.version(); // before reading: a change while reading raises it
+      NodeViewsAt known = nodeViews;
+      if (known != null && known.version() == version) {
+        return known.views();
+      }
+      Snapshots.NodeViews made = Snapshots.nodes(list.get(), nodes::view);
+      nodeViews = new NodeViewsAt(version, made);
+      return made;
+    }
   }
 
   static List<EventSource<?, DaemonSet>> create(

@@ -140,17 +140,24 @@ final class CauseRules {
     if (pod == null) {
       return Optional.empty();
     }
-    return java.util.stream.Stream.concat(
-            pod.initContainerStatuses().stream(), pod.containerStatuses().stream())
-        .filter(c -> c.waiting() && reasons.contains(c.waitingReason()))
-        .findFirst()
-        .map(
-            c ->
-                new Finding(
-                    cause,
-                    c.waitingReason(),
-                    blankTo(
-                        c.waitingMessage(), "container " + c.name() + " " + c.waitingReason())));
+    // Loops: this runs for every node that holds the rollout back, in every analysis.
+    Optional<Finding> found = waitingWith(pod.initContainerStatuses(), reasons, cause);
+    return found.isPresent() ? found : waitingWith(pod.containerStatuses(), reasons, cause);
+  }
+
+  private static Optional<Finding> waitingWith(
+      List<PodView.ContainerStatus> statuses, Set<String> reasons, Cause cause) {
+    for (int i = 0, n = statuses.size(); i < n; i++) {
+      PodView.ContainerStatus c = statuses.get(i);
+      if (c.waiting() && reasons.contains(c.waitingReason())) {
+        String message =
+            c.waitingMessage().isBlank()
+                ? blankTo(c.waitingMessage(), "container " + c.name() + " " + c.waitingReason())
+                : c.waitingMessage();
+        return Optional.of(new Finding(cause, c.waitingReason(), message));
+      }
+    }
+    return Optional.empty();
   }
 
   private static Optional<Finding> insufficientResources(Facts e) {

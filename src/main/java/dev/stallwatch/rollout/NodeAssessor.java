@@ -4,11 +4,9 @@ import dev.stallwatch.rollout.NodeRow.Revision;
 import dev.stallwatch.rollout.NodeRow.Standing;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 /**
  * Decides each node's standing in the rollout — updated, waiting for budget, holding it back
@@ -131,7 +129,7 @@ final class NodeAssessor {
         || !p.liveNew().isEmpty()
         || !p.terminating().isEmpty()
         || p.liveOld().isEmpty()
-        || p.liveOld().stream().anyMatch(this::available)) {
+        || anyAvailable(p.liveOld())) {
       return Optional.empty();
     }
     Instant start = split.rolloutStart();
@@ -184,9 +182,40 @@ final class NodeAssessor {
   }
 
   private boolean holdsUnavailablePod(NodePods p) {
-    return !p.terminating().isEmpty()
-        || Stream.concat(p.liveNew().stream(), p.liveOld().stream())
-            .anyMatch(pod -> !available(pod));
+    return !p.terminating().isEmpty() || !allAvailable(p.liveNew()) || !allAvailable(p.liveOld());
+  }
+
+  // Loops rather than streams from here on: each runs for most nodes of every analysis.
+
+  private boolean anyAvailable(List<PodView> pods) {
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      if (available(pods.get(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean allAvailable(List<PodView> pods) {
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      if (!available(pods.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean anyNotTerminal(List<PodView> pods) {
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      if (!PodAvailability.isTerminal(pods.get(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || (b != null && b.isBefore(a)) ? b : a;
   }
 
   private Assessment excluded(NodeView node, NodeEligibility.Fit fit, NodePods p) {
@@ -249,8 +278,7 @@ final class NodeAssessor {
                 finding.message(),
                 node,
                 newPod(p),
-                !p.liveNew().isEmpty()
-                    && p.liveOld().stream().anyMatch(pod -> !PodAvailability.isTerminal(pod)),
+                !p.liveNew().isEmpty() && anyNotTerminal(p.liveOld()),
                 ds.template(),
                 split.oldTemplate()));
     NodeRow row =
@@ -280,20 +308,21 @@ final class NodeAssessor {
     // A new-revision pod being deleted holds the node from its deletion on, not from its
     // creation: a settled pod deleted a moment ago (seen before the DaemonSet's change, in the
     // order watches deliver) is no stall of its revision. Earlier holds are remembered.
-    Instant evidence =
-        Stream.concat(
-                p.liveNew().stream().map(PodView::created),
-                p.terminating().stream().filter(split::isNew).map(PodView::deletionTimestamp))
-            .filter(t -> t != null)
-            .min(Comparator.naturalOrder())
-            .orElse(null);
+    Instant evidence = null;
+    for (PodView pod : p.liveNew()) {
+      evidence = earlier(evidence, pod.created());
+    }
+    for (PodView pod : p.terminating()) {
+      if (split.isNew(pod)) {
+        evidence = earlier(evidence, pod.deletionTimestamp());
+      }
+    }
     if (evidence == null) {
-      evidence =
-          p.terminating().stream()
-              .filter(pod -> !split.isNew(pod))
-              .map(PodView::deletionTimestamp)
-              .min(Comparator.naturalOrder())
-              .orElse(null);
+      for (PodView pod : p.terminating()) {
+        if (!split.isNew(pod)) {
+          evidence = earlier(evidence, pod.deletionTimestamp());
+        }
+      }
     }
     Instant remembered =
         memory.revisionHash().equals(split.newHash()) ? memory.heldSince().get(nodeName) : null;
@@ -317,26 +346,37 @@ final class NodeAssessor {
 
   /** The node's oldest pod of the new revision, live or being deleted. */
   private PodView newPod(NodePods p) {
-    return Stream.concat(p.liveNew().stream(), p.terminating().stream().filter(split::isNew))
-        .findFirst()
-        .orElse(null);
+    if (!p.liveNew().isEmpty()) {
+      return p.liveNew().get(0);
+    }
+    for (PodView pod : p.terminating()) {
+      if (split.isNew(pod)) {
+        return pod;
+      }
+    }
+    return null;
   }
 
   private Instant nextCheck(Instant since, boolean stuck, NodePods p) {
-    List<Instant> candidates = new ArrayList<>();
+    // The earliest candidate after now.
+    Instant next = null;
     if (since != null && !stuck) {
-      candidates.add(since.plus(settings.stallAfter()));
+      next = laterThanNow(next, since.plus(settings.stallAfter()));
     }
     for (PodView pod : p.liveNew()) {
       Instant at = PodAvailability.availableAt(pod, ds.minReadySeconds(), now);
       if (at != null) {
-        candidates.add(at);
+        next = laterThanNow(next, at);
       }
     }
     for (PodView pod : p.terminating()) {
-      candidates.add(pod.deletionTimestamp().plus(settings.stallAfter()));
+      next = laterThanNow(next, pod.deletionTimestamp().plus(settings.stallAfter()));
     }
-    return candidates.stream().filter(now::isBefore).min(Comparator.naturalOrder()).orElse(null);
+    return next;
+  }
+
+  private Instant laterThanNow(Instant best, Instant candidate) {
+    return now.isBefore(candidate) ? earlier(best, candidate) : best;
   }
 
   private Assessment plain(String nodeName, PodView pod, Revision revision, Standing standing) {
@@ -364,10 +404,12 @@ final class NodeAssessor {
    * runs, none when the node is empty (old pod gone or going, new pod not running).
    */
   private Revision revisionOf(NodePods p) {
-    if (p.liveNew().stream().anyMatch(PodAvailability::isReady)) {
-      return Revision.NEW;
+    for (PodView pod : p.liveNew()) {
+      if (PodAvailability.isReady(pod)) {
+        return Revision.NEW;
+      }
     }
-    if (p.liveOld().stream().anyMatch(pod -> !PodAvailability.isTerminal(pod))) {
+    if (anyNotTerminal(p.liveOld())) {
       return Revision.OLD;
     }
     return Revision.NONE;

@@ -23,11 +23,16 @@ final class NodeOutage {
     if (ready != null && !"True".equals(ready.status())) {
       return ready.lastTransition() == null ? Instant.MIN : ready.lastTransition();
     }
-    return node.taints().stream()
-        .filter(t -> t.key().equals(NOT_READY_TAINT) || t.key().equals(UNREACHABLE_TAINT))
-        .map(t -> t.timeAdded() == null ? Instant.MIN : t.timeAdded())
-        .min(Instant::compareTo)
-        .orElse(null);
+    Instant earliest = null; // a loop: asked for most nodes of every analysis
+    for (NodeView.Taint t : node.taints()) {
+      if (t.key().equals(NOT_READY_TAINT) || t.key().equals(UNREACHABLE_TAINT)) {
+        Instant added = t.timeAdded() == null ? Instant.MIN : t.timeAdded();
+        if (earliest == null || added.compareTo(earliest) < 0) {
+          earliest = added;
+        }
+      }
+    }
+    return earliest;
   }
 
   /**

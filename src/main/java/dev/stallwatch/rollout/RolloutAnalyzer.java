@@ -56,16 +56,11 @@ public final class RolloutAnalyzer {
         revisions.add(r);
       }
     }
-    // Hash lookups by node name; the one sort by name is of the node list, so that the rows come
-    // out in name order. The first of two nodes with one name wins, as before.
-    Map<String, NodeView> nodes = new HashMap<>(capacity(snapshot.nodes().size()));
-    List<NodeView> byName = new ArrayList<>(snapshot.nodes().size());
-    for (NodeView node : snapshot.nodes()) {
-      if (nodes.putIfAbsent(node.name(), node) == null) {
-        byName.add(node);
-      }
-    }
-    byName.sort(BY_NAME);
+    // Hash lookups by node name, and the nodes in name order so that the rows come out in that
+    // order: the snapshot's node index, made once per node list (the first of two nodes with one
+    // name wins, as before).
+    Map<String, NodeView> nodes = snapshot.nodeIndex().named();
+    List<NodeView> byName = snapshot.nodeIndex().byName();
     Map<String, List<PodView>> nodePods = podsByNode(pods);
     Coverage coverage =
         Coverage.of(nodes, snapshot.unreadableNodes(), snapshot.podsListed(), nodePods);
@@ -93,8 +88,6 @@ public final class RolloutAnalyzer {
             : List.of();
     return decide(ds, split, counts, assessments, coverage);
   }
-
-  private static final Comparator<NodeView> BY_NAME = Comparator.comparing(NodeView::name);
 
   private static int capacity(int entries) {
     return (int) Math.min(1L << 30, entries * 4L / 3 + 1);
@@ -129,14 +122,26 @@ public final class RolloutAnalyzer {
 
   private static Map<String, List<PodView>> podsByNode(List<PodView> pods) {
     Map<String, List<PodView>> byNode = new HashMap<>(capacity(pods.size()));
+    boolean shared = false;
     for (PodView pod : pods) {
       if (!pod.targetNode().isEmpty()) {
-        byNode.computeIfAbsent(pod.targetNode(), n -> new ArrayList<>(2)).add(pod);
+        // The usual node has one pod: a one-element list, grown only for a second pod.
+        List<PodView> known = byNode.putIfAbsent(pod.targetNode(), List.of(pod));
+        if (known != null) {
+          List<PodView> more = known.size() == 1 ? new ArrayList<>(known) : known;
+          more.add(pod);
+          if (more != known) {
+            byNode.put(pod.targetNode(), more);
+          }
+          shared = true;
+        }
       }
     }
-    for (List<PodView> list : byNode.values()) {
-      if (list.size() > 1) {
-        list.sort(PodAvailability.OLDEST_FIRST);
+    if (shared) {
+      for (List<PodView> list : byNode.values()) {
+        if (list.size() > 1) {
+          list.sort(PodAvailability.OLDEST_FIRST);
+        }
       }
     }
     return byNode;

@@ -12,6 +12,8 @@ import java.util.Set;
  * @param podsListed false when the input held no pods at all (not: none of this DaemonSet)
  * @param events Events of the namespace (those about other objects are ignored); empty when the
  *     input held none or the caller did not list them
+ * @param nodeIndex {@code nodes} by name and in name order; made from {@code nodes} unless the
+ *     caller passes the index of this very list (one index serves every DaemonSet of a cluster)
  */
 public record RolloutSnapshot(
     DaemonSetView daemonSet,
@@ -20,13 +22,42 @@ public record RolloutSnapshot(
     List<RevisionView> revisions,
     Set<String> unreadableNodes,
     boolean podsListed,
-    List<EventView> events) {
+    List<EventView> events,
+    NodeIndex nodeIndex) {
   public RolloutSnapshot {
     pods = pods == null ? List.of() : List.copyOf(pods);
     nodes = nodes == null ? List.of() : List.copyOf(nodes);
+    if (nodeIndex == null || nodeIndex.nodes() != nodes) {
+      nodeIndex = NodeIndex.of(nodes);
+      nodes = nodeIndex.nodes();
+    }
     revisions = revisions == null ? List.of() : List.copyOf(revisions);
     unreadableNodes = unreadableNodes == null ? Set.of() : Set.copyOf(unreadableNodes);
     events = events == null ? List.of() : List.copyOf(events);
+  }
+
+  /** A snapshot whose node index is made from {@code nodes}. */
+  public RolloutSnapshot(
+      DaemonSetView daemonSet,
+      List<PodView> pods,
+      List<NodeView> nodes,
+      List<RevisionView> revisions,
+      Set<String> unreadableNodes,
+      boolean podsListed,
+      List<EventView> events) {
+    this(daemonSet, pods, nodes, revisions, unreadableNodes, podsListed, events, null);
+  }
+
+  /** A snapshot over the nodes of an index made beforehand (see {@link NodeIndex}). */
+  public RolloutSnapshot(
+      DaemonSetView daemonSet,
+      List<PodView> pods,
+      NodeIndex nodes,
+      List<RevisionView> revisions,
+      Set<String> unreadableNodes,
+      boolean podsListed,
+      List<EventView> events) {
+    this(daemonSet, pods, nodes.nodes(), revisions, unreadableNodes, podsListed, events, nodes);
   }
 
   /** A snapshot without Events. */
@@ -43,7 +74,7 @@ public record RolloutSnapshot(
   /** The same snapshot with {@code more} Events. */
   public RolloutSnapshot withEvents(List<EventView> more) {
     return new RolloutSnapshot(
-        daemonSet, pods, nodes, revisions, unreadableNodes, podsListed, more);
+        daemonSet, pods, nodes, revisions, unreadableNodes, podsListed, more, nodeIndex);
   }
 
   /** A snapshot whose pods were listed and whose nodes could all be read. */

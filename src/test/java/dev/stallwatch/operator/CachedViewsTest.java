@@ -88,4 +88,44 @@ class CachedViewsTest {
     assertThatThrownBy(() -> store.view(bad)).isInstanceOf(InvalidObjectException.class);
     assertThat(store.viewCount()).isZero();
   }
+
+  @Test
+  void everyPutOrRemoveRaisesTheVersion() {
+    long v0 = store.version();
+    Node a = cached(node("a", "1", "2026-12-01T00:00:00Z"));
+    long v1 = store.version();
+    store.view(a);
+    cached(node("a", "2", "2026-12-01T00:00:00Z")); // same view, but this store compares none
+    long v2 = store.version();
+    store.remove("a");
+
+    assertThat(v1).isGreaterThan(v0);
+    assertThat(v2).isGreaterThan(v1);
+    assertThat(store.version()).isGreaterThan(v2);
+  }
+
+  @Test
+  void anUpdateThatLeavesTheViewAsItWasKeepsTheVersionWhereTheStoreComparesViews() {
+    var nodes =
+        new CachedViews<Node, NodeView>(
+            new TransformingItemStore<>(CachePruning::node), counting, true);
+    Node v1 = node("a", "1", "2026-12-01T00:00:00Z");
+    nodes.put(nodes.getKey(v1), v1);
+    NodeView first = nodes.view(nodes.get("a"));
+    long read = nodes.version();
+
+    // A heartbeat: a new resourceVersion, nothing the analyzer reads changed.
+    Node heartbeat = node("a", "2", "2026-12-01T00:00:00Z");
+    nodes.put(nodes.getKey(heartbeat), heartbeat);
+    assertThat(nodes.version()).isEqualTo(read);
+    assertThat(nodes.view(nodes.get("a"))).isEqualTo(first);
+    assertThat(nodes.viewCount()).isEqualTo(1);
+
+    // A change the analyzer reads raises it.
+    Node labelled = node("a", "3", "2026-12-01T00:00:00Z");
+    labelled.getMetadata().setLabels(java.util.Map.of("zone", "b"));
+    nodes.put(nodes.getKey(labelled), labelled);
+    assertThat(nodes.version()).isGreaterThan(read);
+    assertThat(nodes.view(nodes.get("a")).labels()).containsEntry("zone", "b");
+  }
 }
