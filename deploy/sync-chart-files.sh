@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Helm can only read files inside the chart, so the chart carries copies of the CRD, the alert
-# rules and the dashboard. This refreshes them from their sources; ChartFilesTest fails when a
+# rules and the dashboard. This refreshes them from their sources; ChartFilesIT fails when a
 # copy differs from its source.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -31,6 +31,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +71,13 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final RolloutEventSources.Stores stores = new RolloutEventSources.Stores();
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
   private final Map<String, Refusal> refusedRollbacks = new ConcurrentHashMap<>();
+
+  /**
+   * The rollbacks this operator did, per DaemonSet. A reconcile right after one may still see the
+   * DaemonSet and its RolloutStalls as they were before it (its own writes reach the caches a
+   * moment later): without these it would try again and report a refusal that means nothing.
+   */
+  private final Map<String, List<RollbackRecord>> ownRollbacks = new ConcurrentHashMap<>();
 
   /** How soon a DaemonSet whose caches lag behind each other is looked at again. */
   static final Duration LAG_RECHECK = Duration.ofSeconds(1);
@@ -366,12 +374,17 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     if (refused != null && refused.hash().equals(hash) && now.isBefore(refused.retryAt())) {
       return refused.retryAt(); // it failed moments ago: not on every pod event
     }
-    AutoRollback.Outcome outcome = autoRollback.apply(ds, verdict, recorded, now);
+    List<RollbackRecord> known = new ArrayList<>(recorded);
+    known.addAll(ownRollbacks.getOrDefault(key, List.of()));
+    AutoRollback.Outcome outcome = autoRollback.apply(ds, verdict, known, now);
     if (outcome.refusal() == null) {
       refusedRollbacks.remove(key);
     }
     if (outcome.rolledBack()) {
       RollbackResult r = outcome.result();
+      ownRollbacks
+          .computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+          .add(new RollbackRecord(r.from().hash(), r.to().hash(), now, AutoRollback.BY));
       log.info("{}/{}: rolled back: {}", ns, name, outcome.decision().reason());
       events.normal(
           ds,
@@ -478,6 +491,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     confirming.remove(key);
     failedCreates.forget(key);
     refusedRollbacks.remove(key);
+    ownRollbacks.remove(key);
     metrics.forget(ns, name);
     // The API server's garbage collector deletes owned stalls too; deleting them here also covers
     // clusters without it (the embedded one) and keeps the outcome the same.

@@ -3,6 +3,7 @@ package dev.stallwatch.cli;
 import dev.stallwatch.main.StallwatchCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine;
 
@@ -19,6 +20,14 @@ record CliRun(int exitCode, String out, String err, Duration took) {
     int code = cli.execute(args);
     return new CliRun(
         code, out.toString(), err.toString(), Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /**
+   * {@code diagnose -o json} of a dump at {@code now} with {@code stallAfter}, as fixtures hold.
+   */
+  static CliRun diagnoseJson(Path dump, String now, String stallAfter) {
+    return of(
+        "diagnose", "-f", dump.toString(), "--now", now, "--stall-after", stallAfter, "-o", "json");
   }
 
   @Override

@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -331,36 +330,6 @@ class DiagnoseCommandTest {
         .contains("status.numberAvailable: expected an integer, found a number beyond any range");
     assertNoStackTrace(run);
     assertThat(run.err()).doesNotContain("Exception");
-  }
-
-  @Test
-  void out_of_memory_on_a_big_dump_exits_2_with_a_hint_never_1() throws Exception {
-    Path big = dir.resolve("big.json");
-    try (var w = Files.newBufferedWriter(big)) {
-      w.write("{\"kind\": \"List\", \"items\": [{\"kind\": \"Pod\", \"metadata\": {\"name\": \"");
-      String chunk = "x".repeat(1 << 20);
-      for (int i = 0; i < 48; i++) {
-        w.write(chunk);
-      }
-      w.write("\"}}]}");
-    }
-    Process p =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx32m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                StallwatchCommand.class.getName(),
-                "diagnose",
-                "-f",
-                big.toString())
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-
-    assertThat(p.waitFor()).isEqualTo(ExitCodes.USAGE);
-    assertThat(err).startsWith("error: out of memory (Java heap limit ").contains("-Xmx2g");
-    assertThat(err.lines()).hasSize(1);
   }
 
   @Test

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.stallwatch.main.StallwatchCommand;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -19,7 +16,6 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * Runs every scenario fixture under {@code src/test/resources/scenarios} through {@code stallwatch
@@ -52,33 +48,21 @@ class DiagnoseScenarioTest {
     Path dump = tmp.resolve("dump.json");
     JSON.writeValue(dump.toFile(), fixture.get("objects"));
 
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = StallwatchCommand.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
-    int code =
-        cli.execute(
-            "diagnose",
-            "-f",
-            dump.toString(),
-            "--now",
-            fixture.get("now").asText(),
-            "--stall-after",
-            fixture.get("stallAfter").asText(),
-            "-o",
-            "json");
+    CliRun run =
+        CliRun.diagnoseJson(dump, fixture.get("now").asText(), fixture.get("stallAfter").asText());
 
     JsonNode expect = fixture.get("expect");
     if (expect.has("stderr")) {
       // An input problem the fixture is about: named on stderr, the rest still diagnosed.
-      assertThat(err.toString()).as("stderr of %s", file).contains(expect.get("stderr").asText());
+      assertThat(run.err()).as("stderr of %s", file).contains(expect.get("stderr").asText());
     } else {
-      assertThat(err.toString()).as("stderr of %s", file).doesNotContain("error");
+      assertThat(run.err()).as("stderr of %s", file).doesNotContain("error");
     }
-    assertThat(err.toString()).as("stderr of %s", file).doesNotContain("Exception");
-    assertThat(code).as("exit code of %s", file).isEqualTo(expect.get("exitCode").asInt());
-    JsonNode actual = JSON.readTree(out.toString());
+    assertThat(run.err()).as("stderr of %s", file).doesNotContain("Exception");
+    assertThat(run.exitCode())
+        .as("exit code of %s", file)
+        .isEqualTo(expect.get("exitCode").asInt());
+    JsonNode actual = JSON.readTree(run.out());
     SoftAssertions soft = new SoftAssertions();
     if (expect.has("unsupported")) {
       soft.assertThat(actual.get("unsupported"))

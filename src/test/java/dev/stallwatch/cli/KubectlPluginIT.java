@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,14 +71,15 @@ class KubectlPluginIT {
 
   @Test
   void kubectlStallwatchStatusReportsTheClusterAndKeepsTheExitCode() throws Exception {
-    try (TestApiServer server = new TestApiServer()) {
+    // The server's clock runs 1.2 s behind the CLI's: its pods are past --stall-after 1s at once.
+    try (TestApiServer server =
+        new TestApiServer(Clock.offset(Clock.systemUTC(), Duration.ofMillis(-1200)))) {
       DaemonSetFixture toolkit = new DaemonSetFixture(server.client(), "gpu", "toolkit");
       toolkit.nodes("gpu-node-1", "gpu-node-2");
       toolkit.daemonSet(2, 2, 1, 1);
       toolkit.waitingPod("gpu-node-1", 2, Instant.now(), "ImagePullBackOff", "Back-off");
       toolkit.readyPod("gpu-node-2", 1, Instant.now());
       Path kubeconfig = server.writeKubeconfig(tmp.resolve("kubeconfig"));
-      Thread.sleep(1200); // pods are dated by the server: let them pass --stall-after 1s
 
       List<String> command =
           new ArrayList<>(List.of("kubectl", "stallwatch", "status", "-n", "gpu"));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.kube.LargeDump;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -76,5 +77,42 @@ class LargeDumpDiagnoseIT {
     assertThat(ds.path("stalledNodes")).hasSize(NODES / 10);
     assertThat(report.path("input").path("pods").asInt()).isEqualTo(NODES);
     assertThat(report.path("input").path("nodes").asInt()).isEqualTo(NODES);
+  }
+
+  @Test
+  void out_of_memory_on_a_big_dump_exits_2_with_a_hint_never_1() throws Exception {
+    Path big = tmp.resolve("big.json");
+    try (var w = Files.newBufferedWriter(big)) {
+      w.write("{\"kind\": \"List\", \"items\": [{\"kind\": \"Pod\", \"metadata\": {\"name\": \"");
+      String chunk = "x".repeat(1 << 20);
+      for (int i = 0; i < 48; i++) {
+        w.write(chunk);
+      }
+      w.write("\"}}]}");
+    }
+    assertThat(JAR).as("the packaged jar (run the ITs with ./mvnw verify)").exists();
+    Path err = tmp.resolve("big.err");
+    Process p =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx32m",
+                "-jar",
+                JAR.toString(),
+                "diagnose",
+                "-f",
+                big.toString())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(err.toFile())
+            .start();
+    try {
+      assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("finished within a minute").isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+    String message = Files.readString(err);
+
+    assertThat(p.exitValue()).isEqualTo(ExitCodes.USAGE);
+    assertThat(message).startsWith("error: out of memory (Java heap limit ").contains("-Xmx2g");
+    assertThat(message.lines()).hasSize(1);
   }
 }

@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stallwatch.main.StallwatchCommand;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * The DaemonSet cases of kubectl's, kstatus's and Argo CD's own tests, re-expressed as our fixtures
@@ -45,27 +41,11 @@ class PeerVerdictsTest {
     PeerCases.Fixture fixture = PeerCases.Fixture.load(c.fixture());
     Path dump = tmp.resolve("dump.json");
     JSON.writeValue(dump.toFile(), fixture.objects());
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = StallwatchCommand.commandLine();
-    cli.setOut(new PrintWriter(out));
-    cli.setErr(new PrintWriter(err));
+    CliRun run = CliRun.diagnoseJson(dump, fixture.now(), fixture.stallAfter());
 
-    int code =
-        cli.execute(
-            "diagnose",
-            "-f",
-            dump.toString(),
-            "--now",
-            fixture.now(),
-            "--stall-after",
-            fixture.stallAfter(),
-            "-o",
-            "json");
-
-    assertThat(err.toString()).doesNotContain("error").doesNotContain("Exception");
-    assertThat(code).as("exit code").isEqualTo(c.exit());
-    JsonNode verdicts = JSON.readTree(out.toString()).get("daemonSets");
+    assertThat(run.err()).doesNotContain("error").doesNotContain("Exception");
+    assertThat(run.exitCode()).as("exit code").isEqualTo(c.exit());
+    JsonNode verdicts = JSON.readTree(run.out()).get("daemonSets");
     assertThat(verdicts).hasSize(1);
     JsonNode v = verdicts.get(0);
     assertThat(ours(v)).as("verdict").isEqualTo(c.ours());

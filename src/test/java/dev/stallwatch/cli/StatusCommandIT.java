@@ -20,6 +20,7 @@ import java.io.StringWriter;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,7 +42,13 @@ class StatusCommandIT {
   static final Duration STALL_AFTER = Duration.ofSeconds(1);
   static final AnalyzerSettings SETTINGS = new AnalyzerSettings(STALL_AFTER);
 
-  final TestApiServer server = new TestApiServer();
+  /**
+   * The server's clock runs behind the CLI's (the wall clock) by more than stall-after, so the
+   * objects it stamps are past stall-after at once: no waiting for time to pass.
+   */
+  final TestApiServer server =
+      new TestApiServer(Clock.offset(Clock.systemUTC(), STALL_AFTER.plusMillis(200).negated()));
+
   final DaemonSetFixture toolkit = new DaemonSetFixture(server.client(), "gpu", "toolkit");
   @TempDir Path tmp;
   String kubeconfig;
@@ -67,15 +74,6 @@ class StatusCommandIT {
         "gpu-node-1", 2, LONG_AGO, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
     toolkit.readyPod("gpu-node-2", 1, LONG_AGO);
     toolkit.readyPod("gpu-node-3", 1, LONG_AGO);
-    pause(STALL_AFTER.plusMillis(200));
-  }
-
-  static void pause(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 
   CliRun status(String... args) {

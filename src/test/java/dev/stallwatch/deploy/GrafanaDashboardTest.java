@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -74,7 +75,8 @@ class GrafanaDashboardTest {
   private static JsonNode dashboard() throws IOException {
     return new ObjectMapper()
         .readTree(
-            RenderedChart.PROJECT.resolve("deploy/grafana/stallwatch-dashboard.json").toFile());
+            Path.of(System.getProperty("basedir", "."), "deploy/grafana/stallwatch-dashboard.json")
+                .toFile());
   }
 
   private static List<String> exprs(JsonNode dashboard) {

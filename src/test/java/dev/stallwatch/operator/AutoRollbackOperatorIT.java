@@ -26,6 +26,12 @@ class AutoRollbackOperatorIT {
   private static final Duration STALL_AFTER = Duration.ofSeconds(2);
   private static final Duration ROLLBACK_AFTER = Duration.ofSeconds(1);
 
+  /** Rollbacks wait for time to pass: the test moves it, one second per step. */
+  private static final Duration STEP = Duration.ofSeconds(1);
+
+  private static final Duration LIMIT = Duration.ofMinutes(1);
+
+  private final VirtualTime time = new VirtualTime(NS, NAME);
   private TestingCluster cluster;
   private TestingRollout rollout;
   private StallwatchOperator operator;
@@ -34,9 +40,9 @@ class AutoRollbackOperatorIT {
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster();
-    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
-    rollout = new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600));
+    cluster = new TestingCluster(time.clock);
+    TestingRollout.gpuNodes(cluster.client, time.now().minusSeconds(86400));
+    rollout = new TestingRollout(cluster.client, NS, NAME, time.now().minusSeconds(600));
     rollout.stalledOnFirstNode();
   }
 
@@ -61,7 +67,7 @@ class AutoRollbackOperatorIT {
             ROLLBACK_AFTER);
     operator =
         StallwatchOperator.start(
-            cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
+            cluster.client, settings, registry, time.timing(), time.counter::wrap);
   }
 
   private void optIn() {
@@ -87,11 +93,13 @@ class AutoRollbackOperatorIT {
   }
 
   @Test
-  void anOptedInStalledRolloutIsRolledBackOnceAndNeverAgain() throws InterruptedException {
+  void anOptedInStalledRolloutIsRolledBackOnceAndNeverAgain() {
     optIn();
     startOperator(true);
 
-    await().atMost(Duration.ofSeconds(30)).until(this::image, TestingRollout.OLD_IMAGE::equals);
+    assertThat(time.until(() -> TestingRollout.OLD_IMAGE.equals(image()), STEP, LIMIT))
+        .as("rolled back within %s of virtual time", LIMIT)
+        .isTrue();
     assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations()))
         .hasValueSatisfying(
             r -> {
@@ -124,21 +132,17 @@ class AutoRollbackOperatorIT {
                         assertThat(r.from()).isEqualTo(TestingRollout.NEW_HASH);
                         assertThat(r.to()).isEqualTo(TestingRollout.OLD_HASH);
                         assertThat(r.by()).isEqualTo(AutoRollback.BY);
-                        assertThat(Instant.parse(r.at())).isBefore(Instant.now());
+                        assertThat(Instant.parse(r.at())).isBeforeOrEqualTo(time.now());
                       });
             });
 
     // The restored revision cannot start on gpu-node-1 either: it stalls in turn, well past the
     // delay — and must not be rolled back (that would restore the broken revision).
     rollout.restoredRevisionStuckOnFirstNode();
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(
-            () -> {
-              RolloutStall restored = stall(TestingRollout.OLD_HASH);
-              return restored != null && restored.getStatus().active();
-            });
-    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+    assertThat(time.until(() -> active(TestingRollout.OLD_HASH), STEP, LIMIT))
+        .as("the restored revision's stall is recorded")
+        .isTrue();
+    time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
     assertThat(stall(TestingRollout.OLD_HASH).getStatus().active()).isTrue();
     assertThat(image()).isEqualTo(TestingRollout.OLD_IMAGE);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1);
@@ -148,13 +152,19 @@ class AutoRollbackOperatorIT {
   }
 
   @Test
-  void aReappliedTemplateWithoutTheAnnotationsIsNotRolledBackAgain() throws InterruptedException {
+  void aReappliedTemplateWithoutTheAnnotationsIsNotRolledBackAgain() {
     optIn();
     startOperator(true);
-    await().atMost(Duration.ofSeconds(30)).until(this::image, TestingRollout.OLD_IMAGE::equals);
+    assertThat(time.until(() -> TestingRollout.OLD_IMAGE.equals(image()), STEP, LIMIT))
+        .as("rolled back within %s of virtual time", LIMIT)
+        .isTrue();
     await()
         .atMost(Duration.ofSeconds(10))
-        .until(() -> stall(TestingRollout.NEW_HASH).getStatus().rollback() != null);
+        .until(
+            () -> {
+              RolloutStall s = stall(TestingRollout.NEW_HASH);
+              return s != null && s.getStatus() != null && s.getStatus().rollback() != null;
+            });
 
     // A GitOps tool puts its manifest back: the broken template, and none of stallwatch's marks.
     cluster
@@ -174,10 +184,10 @@ class AutoRollbackOperatorIT {
                               .forEach(ds.getMetadata().getAnnotations()::remove));
               return ds;
             });
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> stall(TestingRollout.NEW_HASH).getStatus().active());
-    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+    assertThat(time.until(() -> active(TestingRollout.NEW_HASH), STEP, LIMIT))
+        .as("the stall of the re-applied template is Active again")
+        .isTrue();
+    time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
     // The RolloutStall remembers the first rollback, so the operator does not start a loop.
     assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
@@ -188,11 +198,13 @@ class AutoRollbackOperatorIT {
   }
 
   @Test
-  void withoutTheOptInAnnotationNothingIsRolledBack() throws InterruptedException {
+  void withoutTheOptInAnnotationNothingIsRolledBack() {
     startOperator(true);
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> cluster.active(NS), s -> s != null);
-    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+    assertThat(time.until(() -> cluster.active(NS) != null, STEP, LIMIT))
+        .as("the stall is recorded")
+        .isTrue();
+    time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
     assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
@@ -200,20 +212,21 @@ class AutoRollbackOperatorIT {
   }
 
   @Test
-  void withTheGlobalSwitchOffNothingIsRolledBack() throws InterruptedException {
+  void withTheGlobalSwitchOffNothingIsRolledBack() {
     optIn();
     startOperator(false);
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> cluster.active(NS), s -> s != null);
-    Thread.sleep(ROLLBACK_AFTER.plusSeconds(3).toMillis());
+    assertThat(time.until(() -> cluster.active(NS) != null, STEP, LIMIT))
+        .as("the stall is recorded")
+        .isTrue();
+    time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
     assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
   }
 
   @Test
-  void aStallTheNodeIsToBlameForIsNotRolledBackAndTheStallAndAnEventSayWhy()
-      throws InterruptedException {
+  void aStallTheNodeIsToBlameForIsNotRolledBackAndTheStallAndAnEventSayWhy() {
     // gpu-node-1 has been NotReady for a day: the new pod there is not to blame.
     cluster
         .client
@@ -224,31 +237,37 @@ class AutoRollbackOperatorIT {
               var ready = n.getStatus().getConditions().get(0);
               ready.setStatus("False");
               ready.setReason("KubeletNotReady");
-              ready.setLastTransitionTime(Instant.now().minusSeconds(86400).toString());
+              ready.setLastTransitionTime(time.now().minusSeconds(86400).toString());
               return n;
             });
     optIn();
     startOperator(true);
 
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .untilAsserted(
-            () -> assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1));
+    assertThat(
+            time.until(
+                () -> cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD).size() == 1,
+                STEP,
+                LIMIT))
+        .as("a RollbackWithheld Event")
+        .isTrue();
     RolloutStallStatus status = stall(TestingRollout.NEW_HASH).getStatus();
     assertThat(status.cause()).isEqualTo("NodeUnavailable");
     assertThat(status.suspect()).isEqualTo("Node");
     assertThat(status.rollbackWithheld())
         .startsWith("not rolled back: the suspect is Node, not the new revision");
     // Held throughout, past the rollback delay: never rolled back, the Event never repeated.
-    await()
-        .during(ROLLBACK_AFTER.plusSeconds(2))
-        .atMost(ROLLBACK_AFTER.plusSeconds(10))
-        .untilAsserted(
-            () -> {
-              assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
-              assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
-              assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1);
-            });
+    for (int step = 0; step < ROLLBACK_AFTER.plusSeconds(2).dividedBy(STEP); step++) {
+      time.pass(STEP);
+      assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+      assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
+      assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1);
+    }
+  }
+
+  /** True when the stall of revision {@code hash} exists, has a status and is Active. */
+  private boolean active(String hash) {
+    RolloutStall s = stall(hash);
+    return s != null && s.getStatus() != null && s.getStatus().active();
   }
 
   private RolloutStall stall(String hash) {

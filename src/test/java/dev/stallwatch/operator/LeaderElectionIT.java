@@ -215,19 +215,24 @@ class LeaderElectionIT {
     Replica first = startReplica();
     Replica second = startReplica();
 
+    // fabric8's elector reads the wall clock (not injectable): the Lease stays valid in real
+    // time, and both standbys must hold off for as long as it does.
     Instant expiry = renewed.toInstant().plus(ghostLease);
-    int checks = 0;
-    while (Instant.now().isBefore(expiry.minusSeconds(1))) {
-      assertThat(holder()).isEqualTo("stallwatch-crashed_0");
-      assertThat(first.operator().leading()).isFalse();
-      assertThat(second.operator().leading()).isFalse();
-      assertThat(cluster.stalls("gpu-operator")).isEmpty();
-      assertThat(first.readyz()).isEqualTo(200);
-      assertThat(second.readyz()).isEqualTo(200);
-      checks++;
-      Thread.sleep(100);
-    }
-    assertThat(checks).as("checked while the Lease was still valid").isPositive();
+    Duration valid = Duration.between(Instant.now(), expiry.minusSeconds(1));
+    assertThat(valid).as("time left to check while the Lease is still valid").isPositive();
+    await()
+        .during(valid)
+        .atMost(valid.plusSeconds(5))
+        .pollInterval(Duration.ofMillis(100))
+        .untilAsserted(
+            () -> {
+              assertThat(holder()).isEqualTo("stallwatch-crashed_0");
+              assertThat(first.operator().leading()).isFalse();
+              assertThat(second.operator().leading()).isFalse();
+              assertThat(cluster.stalls("gpu-operator")).isEmpty();
+              assertThat(first.readyz()).isEqualTo(200);
+              assertThat(second.readyz()).isEqualTo(200);
+            });
 
     String holder =
         await()
@@ -275,8 +280,11 @@ class LeaderElectionIT {
     // Stopped: a rollout that stalled long ago gets no RolloutStall from it.
     new TestingRollout(cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
-    Thread.sleep(1500);
-    assertThat(cluster.stalls("gpu-operator")).isEmpty();
+    // An absence, watched for a while (a stopped operator has no informers to wake it up).
+    await()
+        .during(Duration.ofMillis(1500))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> cluster.stalls("gpu-operator").isEmpty());
     // Closing afterwards is harmless and leaves the other holder's Lease alone.
     only.operator().close();
     assertThat(holder()).isEqualTo("stallwatch-other_1");

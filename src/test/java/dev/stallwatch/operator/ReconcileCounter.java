@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ReconcileCounter {
   private final Map<ResourceID, AtomicLong> events = new ConcurrentHashMap<>();
   private final Map<ResourceID, AtomicLong> reconciles = new ConcurrentHashMap<>();
+  private final Map<ResourceID, AtomicLong> finished = new ConcurrentHashMap<>();
 
   /** Events handed to the controller for {@code id}, from any source (counted as they arrive). */
   long events(ResourceID id) {
@@ -27,6 +28,11 @@ final class ReconcileCounter {
   /** Reconciles of {@code id} that started. */
   long reconciles(ResourceID id) {
     return count(reconciles, id);
+  }
+
+  /** Reconciles of {@code id} that ended (whatever their outcome, writes included). */
+  long finished(ResourceID id) {
+    return count(finished, id);
   }
 
   /** Events and reconciles of every DaemonSet: changes while anything is still happening. */
@@ -69,6 +75,7 @@ final class ReconcileCounter {
       @Override
       public void reconciliationExecutionFinished(
           HasMetadata resource, Map<String, Object> metadata) {
+        increment(finished, ResourceID.fromResource(resource));
         delegate.reconciliationExecutionFinished(resource, metadata);
       }
 

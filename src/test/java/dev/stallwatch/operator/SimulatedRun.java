@@ -12,7 +12,6 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -29,20 +28,17 @@ final class SimulatedRun implements AutoCloseable {
   final EmbeddedApiServer api;
   final SimulatedCluster sim;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final VirtualTime time = new VirtualTime(NS, DS);
   private final StallwatchOperator operator;
 
   private SimulatedRun(String scenario, OperatorSettings settings) {
-    SimClock clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
+    SimClock clock = time.clock;
     api = new EmbeddedApiServer(clock, Path.of("crd")).start();
     sim = SimulatedCluster.install(api.client(), Scenarios.named(scenario), clock);
+    // Virtual time moves only when the test advances it; the operator re-checks often.
     operator =
         StallwatchOperator.start(
-            api.newClient(),
-            settings,
-            registry,
-            // Virtual time moves only when the test advances it: re-check often in real time.
-            new StallwatchOperator.Timing(
-                clock, d -> Duration.ofMillis(100), Duration.ofSeconds(1)));
+            api.newClient(), settings, registry, time.timing(), time.counter::wrap);
   }
 
   static SimulatedRun start(String scenario, OperatorSettings settings) {
@@ -53,8 +49,11 @@ final class SimulatedRun implements AutoCloseable {
     return api.client();
   }
 
-  /** Advances virtual time and ticks the simulator until {@code done}, giving the operator time. */
-  boolean drive(BooleanSupplier done, Duration limit) throws InterruptedException {
+  /**
+   * Advances virtual time and ticks the simulator, one STEP at a time, until {@code done}; after
+   * each step it waits until the operator has reconciled the DaemonSet at the new time.
+   */
+  boolean drive(BooleanSupplier done, Duration limit) {
     Instant end = sim.clock().instant().plus(limit);
     while (!sim.clock().instant().isAfter(end)) {
       if (done.getAsBoolean()) {
@@ -62,13 +61,13 @@ final class SimulatedRun implements AutoCloseable {
       }
       sim.clock().advance(STEP);
       sim.tick();
-      Thread.sleep(150);
+      time.settle();
     }
     return done.getAsBoolean();
   }
 
   /** Lets {@code duration} of virtual time pass. */
-  void pass(Duration duration) throws InterruptedException {
+  void pass(Duration duration) {
     drive(() -> false, duration);
   }
 

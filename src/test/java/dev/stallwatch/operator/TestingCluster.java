@@ -4,6 +4,8 @@ import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 
 /** The embedded API server with the RolloutStall CRD preloaded (from the jar's crd/ folder). */
@@ -12,7 +14,12 @@ final class TestingCluster implements AutoCloseable {
   final KubernetesClient client;
 
   TestingCluster() {
-    server = new EmbeddedApiServer().start();
+    this(Clock.systemUTC());
+  }
+
+  /** Stamping creation and deletion times from {@code clock} (a test's virtual clock). */
+  TestingCluster(Clock clock) {
+    server = new EmbeddedApiServer(clock, Path.of("crd")).start();
     client = server.client();
   }
 

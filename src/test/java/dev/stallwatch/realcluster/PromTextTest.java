@@ -54,20 +54,20 @@ class PromTextTest {
     Instant t = Instant.parse("2026-12-03T12:00:00Z");
     var scrapes =
         List.of(
-            new KubeStateMetrics.DaemonSetSeries(t, 1, 1, 0, 1, 0),
-            new KubeStateMetrics.DaemonSetSeries(t.plusSeconds(15), 1, 1, 1, 0, 0),
-            new KubeStateMetrics.DaemonSetSeries(t.plusSeconds(30), 1, 1, 1, 0, 0));
+            new DaemonSetSeries(t, 1, 1, 0, 1, 0),
+            new DaemonSetSeries(t.plusSeconds(15), 1, 1, 1, 0, 0),
+            new DaemonSetSeries(t.plusSeconds(30), 1, 1, 1, 0, 0));
 
-    assertThat(KubeStateMetrics.stuckAlertFiresAt(scrapes))
+    assertThat(DaemonSetSeries.stuckAlertFiresAt(scrapes))
         .isEqualTo(t.plus(Duration.ofMinutes(20)));
   }
 
   @Test
   void aFinishedRolloutNeverFiresTheStuckAlert() {
     Instant t = Instant.parse("2026-12-03T12:00:00Z");
-    var done = List.of(new KubeStateMetrics.DaemonSetSeries(t, 3, 3, 3, 3, 0));
+    var done = List.of(new DaemonSetSeries(t, 3, 3, 3, 3, 0));
 
-    assertThat(KubeStateMetrics.stuckAlertFiresAt(done)).isNull();
-    assertThat(KubeStateMetrics.stuckAlertFiresAt(List.of())).isNull();
+    assertThat(DaemonSetSeries.stuckAlertFiresAt(done)).isNull();
+    assertThat(DaemonSetSeries.stuckAlertFiresAt(List.of())).isNull();
   }
 }

@@ -407,7 +407,7 @@ public final class ScaleRun {
     int n = Math.min(o.stalls(), o.nodes());
     Map<String, Long> stallSeen = new ConcurrentHashMap<>();
     Map<String, Long> metricSeen = new ConcurrentHashMap<>();
-    Map<String, List<KubeStateMetrics.DaemonSetSeries>> ksmSeries = new ConcurrentHashMap<>();
+    Map<String, List<DaemonSetSeries>> ksmSeries = new ConcurrentHashMap<>();
     ScheduledExecutorService pollers = Executors.newScheduledThreadPool(2);
     Instant from = Instant.now();
     try (Watch watch =
@@ -450,8 +450,7 @@ public final class ScaleRun {
                       .collect(Collectors.joining("\n"));
               for (int i = 0; i < n; i++) {
                 var s =
-                    KubeStateMetrics.DaemonSetSeries.of(
-                        text, at, ScaleWorkload.NAMESPACE, ScaleWorkload.probe(i));
+                    DaemonSetSeries.of(text, at, ScaleWorkload.NAMESPACE, ScaleWorkload.probe(i));
                 if (s != null) {
                   ksmSeries.computeIfAbsent(ScaleWorkload.probe(i), k -> new ArrayList<>()).add(s);
                 }
@@ -521,7 +520,7 @@ public final class ScaleRun {
       if (metric != null) {
         toMetric.add((metric - crossing.toEpochMilli()) / 1000.0);
       }
-      Instant fires = KubeStateMetrics.stuckAlertFiresAt(ksmSeries.getOrDefault(ds, List.of()));
+      Instant fires = DaemonSetSeries.stuckAlertFiresAt(ksmSeries.getOrDefault(ds, List.of()));
       if (fires != null) {
         ksmAlert.add(Duration.between(crossing, fires).toMillis() / 1000.0);
       }

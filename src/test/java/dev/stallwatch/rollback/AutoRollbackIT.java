@@ -8,6 +8,7 @@ import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.sim.SimClock;
 import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -31,20 +32,23 @@ class AutoRollbackIT {
   static final Duration DELAY = Duration.ofMinutes(10);
   static final Map<String, String> OPT_IN = Map.of(MetadataKeys.AUTO_ROLLBACK, "true");
 
-  final TestApiServer server = new TestApiServer();
+  /** The server's and the test's time: moves only when the test says so. */
+  final SimClock clock = SimClock.virtual(Instant.parse("2026-12-02T10:00:00Z"));
+
+  final TestApiServer server = new TestApiServer(clock);
   final KubernetesClient client = server.client();
   final DaemonSetFixture toolkit = new DaemonSetFixture(client, "gpu", "toolkit");
   final AutoRollback auto = new AutoRollback(new RollbackPolicy(true, DELAY), client);
 
   @BeforeEach
-  void seedStall() throws InterruptedException {
+  void seedStall() {
     toolkit.nodes("gpu-node-1", "gpu-node-2", "gpu-node-3");
     toolkit.daemonSet(2, 3, 1, 2);
-    Instant t = Instant.now();
+    Instant t = clock.instant();
     toolkit.waitingPod("gpu-node-1", 2, t, "ImagePullBackOff", "Back-off pulling image");
     toolkit.readyPod("gpu-node-2", 1, t);
     toolkit.readyPod("gpu-node-3", 1, t);
-    Thread.sleep(STALL_AFTER.plusMillis(200).toMillis());
+    clock.advance(STALL_AFTER.plusMillis(200));
   }
 
   @AfterEach
@@ -74,7 +78,7 @@ class AutoRollbackIT {
   @Test
   void rollsBackOnceTheStallHasLastedTheDelayThenNeverAgain() {
     toolkit.annotate(OPT_IN);
-    Instant now = Instant.now();
+    Instant now = clock.instant();
     RolloutVerdict stalled = verdict(now);
     assertThat(stalled.phase()).isEqualTo(Phase.Stalled);
 
@@ -95,7 +99,7 @@ class AutoRollbackIT {
     // for the controller's replacement) waits for good. Whatever the verdict, a rollback is not
     // rolled back.
     client.pods().inNamespace("gpu").withName("toolkit-gpu-node-1").delete();
-    toolkit.waitingPod("gpu-node-1", 1, Instant.now(), "CrashLoopBackOff", "back-off restarting");
+    toolkit.waitingPod("gpu-node-1", 1, clock.instant(), "CrashLoopBackOff", "back-off restarting");
     Instant later = due.plus(Duration.ofHours(1));
     RolloutVerdict afterwards = verdict(later);
     AutoRollback.Outcome again = auto.apply(ds(), afterwards, List.of(), later);
@@ -109,7 +113,7 @@ class AutoRollbackIT {
   @Test
   void reapplyingTheBrokenTemplateDoesNotStartALoop() {
     toolkit.annotate(OPT_IN);
-    Instant due = verdict(Instant.now()).stalledSince().plus(DELAY);
+    Instant due = verdict(clock.instant()).stalledSince().plus(DELAY);
     assertThat(auto.apply(ds(), verdict(due), List.of(), due).rolledBack()).isTrue();
 
     toolkit.applyTemplate(2); // someone applies the same broken image again
@@ -126,7 +130,7 @@ class AutoRollbackIT {
 
   @Test
   void doesNothingWithoutTheOptInAnnotation() {
-    Instant late = Instant.now().plus(Duration.ofHours(2));
+    Instant late = clock.instant().plus(Duration.ofHours(2));
 
     AutoRollback.Outcome outcome = auto.apply(ds(), verdict(late), List.of(), late);
 
@@ -140,7 +144,7 @@ class AutoRollbackIT {
   void doesNothingWhenTheGlobalSwitchIsOff() {
     toolkit.annotate(OPT_IN);
     AutoRollback off = new AutoRollback(new RollbackPolicy(false, DELAY), client);
-    Instant late = Instant.now().plus(Duration.ofHours(2));
+    Instant late = clock.instant().plus(Duration.ofHours(2));
 
     assertThat(off.apply(ds(), verdict(late), List.of(), late).rolledBack()).isFalse();
     assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
@@ -149,7 +153,7 @@ class AutoRollbackIT {
   @Test
   void reportsARefusalWhenTheDaemonSetMovedOnBeforeTheRollback() {
     toolkit.annotate(OPT_IN);
-    Instant due = verdict(Instant.now()).stalledSince().plus(DELAY);
+    Instant due = verdict(clock.instant()).stalledSince().plus(DELAY);
     RolloutVerdict stalled = verdict(due);
     DaemonSet seen = ds();
     toolkit.revision(3);
@@ -165,7 +169,7 @@ class AutoRollbackIT {
   @Test
   void reportsARefusalWhenTheApiServerCannotBeReachedInsteadOfThrowing() {
     toolkit.annotate(OPT_IN);
-    Instant due = verdict(Instant.now()).stalledSince().plus(DELAY);
+    Instant due = verdict(clock.instant()).stalledSince().plus(DELAY);
     RolloutVerdict stalled = verdict(due);
     DaemonSet seen = ds();
     String unreachable = "https://127.0.0.1:1";

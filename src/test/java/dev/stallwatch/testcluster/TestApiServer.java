@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
@@ -16,7 +17,17 @@ import java.util.concurrent.RejectedExecutionException;
  */
 public final class TestApiServer implements AutoCloseable {
 
-  private final EmbeddedApiServer server = new EmbeddedApiServer().start();
+  private final EmbeddedApiServer server;
+
+  /** On the wall clock. */
+  public TestApiServer() {
+    this(Clock.systemUTC());
+  }
+
+  /** Stamping creation and deletion times from {@code clock} (e.g. a virtual {@code SimClock}). */
+  public TestApiServer(Clock clock) {
+    server = new EmbeddedApiServer(clock, Path.of("crd")).start();
+  }
 
   public KubernetesClient client() {
     return server.client();

@@ -18,10 +18,12 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * of one of them (maxUnavailable {@value #MAX_UNAVAILABLE}). Prints wall time and heap; it asserts
  * only that the rollout completes. Off by default (minutes of CPU):
  *
- * <pre>./mvnw -B -o test -Dtest=ScaleRunTest -Dstallwatch.scale=true</pre>
+ * <pre>
+ * ./mvnw -B -o verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=ScaleRunIT -Dstallwatch.scale=true
+ * </pre>
  */
 @EnabledIfSystemProperty(named = "stallwatch.scale", matches = "true")
-class ScaleRunTest {
+class ScaleRunIT {
 
   static final int NODES = Integer.getInteger("stallwatch.scale.nodes", 1000);
   static final String MAX_UNAVAILABLE = "10%";

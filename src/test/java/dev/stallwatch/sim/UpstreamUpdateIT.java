@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * Upstream's {@code pkg/controller/daemon/update_test.go} re-expressed against the simulator: the
  * same nodes, the same edits, the same expected creates and deletes per sync.
  */
-class UpstreamUpdateTest {
+class UpstreamUpdateIT {
 
   final ControllerHarness h = new ControllerHarness(5, Instant.ofEpochSecond(100));
 

@@ -45,7 +45,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class EmbeddedApiServerTest {
+class EmbeddedApiServerIT {
 
   private static final String TABLE =
       "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";

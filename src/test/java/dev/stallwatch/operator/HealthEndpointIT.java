@@ -12,7 +12,7 @@ import java.net.http.HttpResponse;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-class HealthEndpointTest {
+class HealthEndpointIT {
   private final HttpClient http = HttpClient.newHttpClient();
 
   @Test

@@ -22,7 +22,8 @@ import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class HelmChartTest {
+@NativeHelm
+class HelmChartIT {
 
   private static final Path ALL_FEATURES =
       RenderedChart.CHART.resolve("ci/all-features-values.yaml");
@@ -434,7 +435,7 @@ class HelmChartTest {
   static String projectVersion() {
     Properties props = new Properties();
     try (InputStream in =
-        HelmChartTest.class.getResourceAsStream("/dev/stallwatch/version.properties")) {
+        HelmChartIT.class.getResourceAsStream("/dev/stallwatch/version.properties")) {
       props.load(in);
     } catch (IOException e) {
       throw new IllegalStateException(e);

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * simulator wrote equals the analyzer's recount, and at the end the analyzer reads the story the
  * scenario tells (phase, cause, where).
  */
-class ScenariosTest {
+class ScenariosIT {
 
   static final Duration STEP = Duration.ofSeconds(15);
 

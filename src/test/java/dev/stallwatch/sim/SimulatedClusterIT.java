@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class SimulatedClusterTest {
+class SimulatedClusterIT {
 
   static final Instant T0 = Instant.parse("2026-12-02T10:00:00Z");
   final MockApiServer api = new MockApiServer();

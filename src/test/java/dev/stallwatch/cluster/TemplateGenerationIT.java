@@ -11,7 +11,7 @@ import java.time.Clock;
 import org.junit.jupiter.api.Test;
 
 /** The embedded API server keeps a DaemonSet's template generation as a real one does. */
-class TemplateGenerationTest {
+class TemplateGenerationIT {
 
   private static DaemonSet daemonSet(String image) {
     return new DaemonSetBuilder()

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * tests are skipped, unless {@code STALLWATCH_REQUIRE_PROMTOOL=true} (set by .ci/run, which
  * installs it) makes its absence a failure.
  */
-class AlertRulesTest {
+class AlertRulesIT {
 
   private static final Path RULES = RenderedChart.PROJECT.resolve("deploy/prometheus");
 
@@ -53,7 +53,7 @@ class AlertRulesTest {
   @Test
   @SuppressWarnings("unchecked")
   void everyAlertHasSeveritySummaryDescriptionAndARunbookInTheRepository() throws IOException {
-    var groups = (List<Map<String, Object>>) ChartFilesTest.plainRules().get("groups");
+    var groups = (List<Map<String, Object>>) ChartFilesIT.plainRules().get("groups");
     var alerts =
         groups.stream()
             .flatMap(g -> ((List<Map<String, Object>>) g.get("rules")).stream())

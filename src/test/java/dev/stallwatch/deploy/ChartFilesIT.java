@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * and the dashboard; these tests keep every copy equal to its source ({@code
  * deploy/sync-chart-files.sh} refreshes them).
  */
-class ChartFilesTest {
+class ChartFilesIT {
 
   private static final Path PROJECT = RenderedChart.PROJECT;
   private static final Path CHART = RenderedChart.CHART;
@@ -40,6 +40,7 @@ class ChartFilesTest {
     }
   }
 
+  @NativeHelm
   @Test
   void operatorRbacCoversEveryResourceOfTheChartCrds() throws IOException {
     List<RenderedChart.GrantedRule> rules = RenderedChart.renderDefaults().rules();
@@ -78,6 +79,7 @@ class ChartFilesTest {
         .hasSameBinaryContentAs(PROJECT.resolve("deploy/grafana/stallwatch-dashboard.json"));
   }
 
+  @NativeHelm
   @Test
   void renderedPrometheusRuleHoldsThePlainRuleGroups() throws IOException {
     GenericKubernetesResource rule =
@@ -86,6 +88,7 @@ class ChartFilesTest {
     assertThat(spec(rule).get("groups")).isEqualTo(plainRules().get("groups"));
   }
 
+  @NativeHelm
   @Test
   @SuppressWarnings("unchecked")
   void additionalRuleLabelsReachEveryAlert() {
@@ -108,6 +111,7 @@ class ChartFilesTest {
                     .containsEntry("severity", "critical"));
   }
 
+  @NativeHelm
   @Test
   void renderedDashboardConfigMapHoldsTheDashboardJson() throws IOException {
     var configMap =

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** The chart's container args, parsed by the real {@code stallwatch operator} command line. */
-class ChartOperatorArgsTest {
+@NativeHelm
+class ChartOperatorArgsIT {
 
   @Test
   void defaultArgsGiveTheOperatorsDefaults() {

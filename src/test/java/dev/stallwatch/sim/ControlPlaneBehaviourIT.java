@@ -14,7 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Kubelet admission, scheduling, node loss and strategies, end to end on the mock API server. */
-class ControlPlaneBehaviourTest {
+class ControlPlaneBehaviourIT {
 
   final MockApiServer api = new MockApiServer();
   final SimClock clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
