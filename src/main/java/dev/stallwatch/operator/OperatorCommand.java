@@ -156,6 +156,10 @@ public final class OperatorCommand implements Callable<Integer> {
             .withRequestRetryBackoffLimit(0)
             .withConnectionTimeout(CHECK_CONNECT_TIMEOUT_MILLIS)
             .withRequestTimeout(CHECK_REQUEST_TIMEOUT_MILLIS)
+            // HTTP/1.1: kube-apiserver answers an unauthenticated HTTP/2 client with a GOAWAY
+            // beside its 401 (its mitigation of HTTP/2 floods), which the JDK client reports as a
+            // lost connection; over HTTP/1.1 the 401 itself arrives.
+            .withHttp2Disable(true)
             .build();
     try (KubernetesClient check = new KubernetesClientBuilder().withConfig(once).build()) {
       check.getKubernetesVersion();
