@@ -1,10 +1,10 @@
 package dev.stallwatch.operator;
 
-import static dev.stallwatch.operator.TestingVerdicts.NEW;
-import static dev.stallwatch.operator.TestingVerdicts.OLD;
-import static dev.stallwatch.operator.TestingVerdicts.notStalled;
-import static dev.stallwatch.operator.TestingVerdicts.stall;
-import static dev.stallwatch.operator.TestingVerdicts.stalled;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.NEW;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.OLD;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.notStalled;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.stall;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.crd.RolloutStall;

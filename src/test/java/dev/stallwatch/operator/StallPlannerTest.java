@@ -1,10 +1,10 @@
 package dev.stallwatch.operator;
 
-import static dev.stallwatch.operator.TestingVerdicts.NEW;
-import static dev.stallwatch.operator.TestingVerdicts.OLD;
-import static dev.stallwatch.operator.TestingVerdicts.notStalled;
-import static dev.stallwatch.operator.TestingVerdicts.stall;
-import static dev.stallwatch.operator.TestingVerdicts.stalled;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.NEW;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.OLD;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.notStalled;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.stall;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.crd.RolloutStall;
@@ -14,6 +14,7 @@ import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
+import dev.stallwatch.testing.SeedVerdicts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -310,7 +311,7 @@ class StallPlannerTest {
             c -> {
               assertThat(c.transition()).isEqualTo(StallTransition.STILL_STALLED);
               assertThat(c.stall().getStatus().stalledSince())
-                  .isEqualTo(TestingVerdicts.STALLED_SINCE.toString());
+                  .isEqualTo(SeedVerdicts.Operator.STALLED_SINCE.toString());
             });
   }
 

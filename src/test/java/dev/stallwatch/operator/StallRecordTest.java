@@ -1,12 +1,13 @@
 package dev.stallwatch.operator;
 
-import static dev.stallwatch.operator.TestingVerdicts.NEW;
-import static dev.stallwatch.operator.TestingVerdicts.STALLED_SINCE;
-import static dev.stallwatch.operator.TestingVerdicts.stalled;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.NEW;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.STALLED_SINCE;
+import static dev.stallwatch.testing.SeedVerdicts.Operator.stalled;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.testing.SeedVerdicts;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +29,7 @@ class StallRecordTest {
     assertThat(status.reason()).isEqualTo("ImagePullBackOff");
     assertThat(status.evidence()).isEqualTo("Full");
     assertThat(status.suspect()).isEqualTo("NewRevision");
-    assertThat(status.suspectReason()).isEqualTo(TestingVerdicts.SUSPECT_REASON);
+    assertThat(status.suspectReason()).isEqualTo(SeedVerdicts.Operator.SUSPECT_REASON);
     assertThat(status.rollbackWithheld()).isNull();
     assertThat(StallEvents.stalledMessage(status))
         .contains(
@@ -72,7 +73,7 @@ class StallRecordTest {
   @Test
   void onALargeClusterTheNodeListsAreCappedButTheCountsAreExact() {
     RolloutStallStatus status =
-        StallRecord.active(TestingVerdicts.stalledWithManyWaiting(1500), null, now);
+        StallRecord.active(SeedVerdicts.Operator.stalledWithManyWaiting(1500), null, now);
 
     assertThat(status.split().oldCount()).isEqualTo(1500);
     assertThat(status.split().summary()).isEqualTo("1500 old / 1 new / 0 none");

@@ -1,10 +1,11 @@
 package dev.stallwatch.report;
 
-import static dev.stallwatch.report.Verdicts.NOW;
+import static dev.stallwatch.testing.SeedVerdicts.Report.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stallwatch.testing.SeedVerdicts;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,7 +15,8 @@ class JsonReportTest {
 
   @Test
   void a_stalled_verdict_has_every_key_of_the_contract() throws Exception {
-    JsonNode root = JSON.readTree(JsonReport.render(NOW, List.of(Verdicts.stalledOnImagePull())));
+    JsonNode root =
+        JSON.readTree(JsonReport.render(NOW, List.of(SeedVerdicts.Report.stalledOnImagePull())));
 
     assertThat(root.get("evaluatedAt").asText()).isEqualTo("2026-12-02T16:12:00Z");
     JsonNode ds = root.get("daemonSets").get(0);
@@ -42,7 +44,8 @@ class JsonReportTest {
     assertThat(ds.get("stalledSince").asText()).isEqualTo("2026-12-02T16:00:03Z");
     assertThat(ds.get("oldRevision").get("hash").asText()).isEqualTo("6d4f9b8c7d");
     assertThat(ds.get("oldRevision").get("revision").asLong()).isEqualTo(1);
-    assertThat(ds.get("newRevision").get("images").get(0).asText()).isEqualTo(Verdicts.NEW_IMAGE);
+    assertThat(ds.get("newRevision").get("images").get(0).asText())
+        .isEqualTo(SeedVerdicts.Report.NEW_IMAGE);
     assertThat(names(ds.get("counts")))
         .containsExactly(
             "desired", "current", "ready", "upToDate", "available", "unavailable", "misscheduled");
@@ -65,7 +68,7 @@ class JsonReportTest {
     JsonNode ds =
         JSON.readTree(
                 JsonReport.render(
-                    NOW, List.of(Verdicts.complete("kube-system", "kube-proxy", null))))
+                    NOW, List.of(SeedVerdicts.Report.complete("kube-system", "kube-proxy", null))))
             .get("daemonSets")
             .get(0);
     assertThat(ds.get("cause").isNull()).isTrue();

@@ -1,12 +1,13 @@
 package dev.stallwatch.report;
 
-import static dev.stallwatch.report.Verdicts.NOW;
+import static dev.stallwatch.testing.SeedVerdicts.Report.NOW;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.testing.SeedVerdicts;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,7 @@ class TableReportTest {
 
   @Test
   void a_stalled_rollout_shows_the_kubectl_line_then_the_split_per_node() {
-    List<String> lines = TableReport.lines(NOW, List.of(Verdicts.stalledOnImagePull()));
+    List<String> lines = TableReport.lines(NOW, List.of(SeedVerdicts.Report.stalledOnImagePull()));
 
     assertThat(lines.get(0).split("\\s+"))
         .containsExactly(
@@ -39,8 +40,8 @@ class TableReportTest {
     assertThat(text)
         .contains("gpu-operator/nvidia-container-toolkit-daemonset: Stalled (ImagePull)")
         .contains("since 2026-12-02T16:00:03Z (11m ago) on gpu-node-1")
-        .contains("old revision  6d4f9b8c7d #1  " + Verdicts.OLD_IMAGE)
-        .contains("new revision  7c9d5f6b84 #2  " + Verdicts.NEW_IMAGE);
+        .contains("old revision  6d4f9b8c7d #1  " + SeedVerdicts.Report.OLD_IMAGE)
+        .contains("new revision  7c9d5f6b84 #2  " + SeedVerdicts.Report.NEW_IMAGE);
     assertThat(lines)
         .anySatisfy(l -> assertThat(l.split("\\s+")).startsWith("", "NODE", "REVISION", "IMAGE"));
     assertThat(row(lines, "gpu-node-1"))
@@ -54,7 +55,7 @@ class TableReportTest {
 
   @Test
   void every_line_fits_100_columns_even_with_long_names_images_and_messages() {
-    RolloutVerdict v = Verdicts.stalledOnImagePull();
+    RolloutVerdict v = SeedVerdicts.Report.stalledOnImagePull();
     String longName = "a-very-long-daemonset-name-that-someone-generated-from-a-helm-release-name";
     NodeRow longRow =
         new NodeRow(
@@ -67,7 +68,7 @@ class TableReportTest {
             dev.stallwatch.rollout.Cause.CrashLoop,
             "CreateContainerConfigError",
             "secret \"" + "y".repeat(200) + "\"\n\tnot found",
-            Verdicts.SINCE);
+            SeedVerdicts.Report.SINCE);
     List<NodeRow> rows = new ArrayList<>(v.nodes());
     rows.add(longRow);
     RolloutVerdict wide =
@@ -90,7 +91,8 @@ class TableReportTest {
             rows,
             null);
 
-    List<String> lines = TableReport.lines(NOW, List.of(wide, Verdicts.stalledOnImagePull()));
+    List<String> lines =
+        TableReport.lines(NOW, List.of(wide, SeedVerdicts.Report.stalledOnImagePull()));
 
     assertThat(lines).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(100));
     assertThat(lines).noneMatch(l -> l.contains("\t"));
@@ -103,11 +105,11 @@ class TableReportTest {
   @Test
   void a_complete_rollout_gets_only_its_line_unless_status_disagrees() {
     RolloutVerdict agrees =
-        Verdicts.complete("kube-system", "kube-proxy", new Counts(2, 2, 2, 2, 2, 0, 0));
+        SeedVerdicts.Report.complete("kube-system", "kube-proxy", new Counts(2, 2, 2, 2, 2, 0, 0));
     assertThat(TableReport.lines(NOW, List.of(agrees))).hasSize(2);
 
     RolloutVerdict disagrees =
-        Verdicts.complete("kube-system", "kube-proxy", new Counts(2, 2, 1, 2, 1, 1, 0));
+        SeedVerdicts.Report.complete("kube-system", "kube-proxy", new Counts(2, 2, 1, 2, 1, 1, 0));
     List<String> lines = TableReport.lines(NOW, List.of(disagrees));
     assertThat(lines)
         .containsSubsequence(
@@ -117,7 +119,7 @@ class TableReportTest {
 
   @Test
   void a_missing_status_and_an_unobserved_generation_are_said() {
-    RolloutVerdict v = Verdicts.complete("ns", "ds", null);
+    RolloutVerdict v = SeedVerdicts.Report.complete("ns", "ds", null);
     RolloutVerdict unobserved =
         new RolloutVerdict(
             v.daemonSet(),
@@ -206,7 +208,7 @@ class TableReportTest {
 
   @Test
   void a_complete_verdict_on_partial_evidence_still_shows_its_details() {
-    RolloutVerdict full = Verdicts.complete("kube-system", "kube-proxy", null);
+    RolloutVerdict full = SeedVerdicts.Report.complete("kube-system", "kube-proxy", null);
     RolloutVerdict partial =
         new RolloutVerdict(
             full.daemonSet(),
