@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.deploy.NativeHelm;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * against what the cluster itself shows (which node, which pod).
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class CausesRealClusterIT {
   static final String DS = "agent";
   static final String V1 = "example.com/node-agent:v1";

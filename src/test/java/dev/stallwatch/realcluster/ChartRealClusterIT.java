@@ -3,6 +3,7 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.deploy.NativeHelm;
 import dev.stallwatch.operator.StallEvents;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * stallwatch} in {@code stallwatch-system} that the operator ITs install.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class ChartRealClusterIT {
 
   /** One install of the chart: its values, and what those values should grant. */

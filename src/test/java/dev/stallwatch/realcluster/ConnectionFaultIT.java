@@ -2,6 +2,7 @@ package dev.stallwatch.realcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.deploy.NativeHelm;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * stall falls due while the operator cannot write, and is recorded once the connection is back.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class ConnectionFaultIT {
   /** Longer than stall-after (10 s): the healthy DaemonSet's stall falls due during the fault. */
   static final Duration FAULT = Duration.ofSeconds(12);

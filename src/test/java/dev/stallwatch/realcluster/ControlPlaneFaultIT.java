@@ -2,6 +2,7 @@ package dev.stallwatch.realcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.deploy.NativeHelm;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * progress is the same object (same {@code stalledSince}, one Event) and the new stall is recorded
  * once — how long after the API server is back is the recovery time reported.
  */
+@NativeHelm
 class ControlPlaneFaultIT {
   static RealCluster cluster;
   static OperatorProcess operator;

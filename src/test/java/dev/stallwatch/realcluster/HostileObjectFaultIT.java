@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.deploy.NativeHelm;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * problem once, and put the vandalised and the deleted stall back (same stalledSince).
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class HostileObjectFaultIT {
   static final String NS = "hostile";
 

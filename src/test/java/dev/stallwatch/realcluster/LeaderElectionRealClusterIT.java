@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.deploy.NativeHelm;
 import dev.stallwatch.operator.OperatorSettings;
 import dev.stallwatch.operator.StallEvents;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Lease to the other, which takes the stall over without a duplicate RolloutStall or Event.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class LeaderElectionRealClusterIT {
   static final ChartInstall HA =
       new ChartInstall(

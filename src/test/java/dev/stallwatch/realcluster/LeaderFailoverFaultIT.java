@@ -3,6 +3,7 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.deploy.NativeHelm;
 import dev.stallwatch.operator.OperatorSettings;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * written for the DaemonSets that merely rolled.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class LeaderFailoverFaultIT {
   static final ChartInstall HA = LeaderElectionRealClusterIT.HA;
   static final int LOAD = 3;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallSpec;
+import dev.stallwatch.deploy.NativeHelm;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * in its place; a new operator process must complete it, adopting the object, with one Event.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class OperatorKillFaultIT {
   OperatorProcess operator;
 

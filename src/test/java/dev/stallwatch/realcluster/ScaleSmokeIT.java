@@ -2,6 +2,7 @@ package dev.stallwatch.realcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.deploy.NativeHelm;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ({@code ksm-build.sh}; not in CI: its cold build takes minutes).
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class ScaleSmokeIT {
 
   @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.deploy.NativeHelm;
 import dev.stallwatch.operator.StallEvents;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * resolves it.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class SeedStoryRealClusterIT {
   static final String DS = "nvidia-container-toolkit";
   static final String GOOD = "nvcr.io/nvidia/k8s/container-toolkit:v1.17.0";

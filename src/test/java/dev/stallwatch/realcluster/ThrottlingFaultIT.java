@@ -3,6 +3,7 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.deploy.NativeHelm;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * read from the API server's metrics, by FlowSchema.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class ThrottlingFaultIT {
   static final String LEVEL = "stallwatch-throttled";
   static final String OPERATOR_FLOW = "stallwatch-throttled";

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.deploy.NativeHelm;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * no Event was repeated.
  */
 @ExtendWith(RealClusterExtension.class)
+@NativeHelm
 class WriteConflictFaultIT {
   static final Duration EDITING = Duration.ofSeconds(20);
   static final String HAND = "edited by hand";
