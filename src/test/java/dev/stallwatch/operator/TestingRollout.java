@@ -1,15 +1,13 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
@@ -29,6 +27,7 @@ final class TestingRollout {
   static final String NEW_IMAGE = "nvcr.io/nvidia/k8s/container-toolkit:v1.14.9-typo";
   static final String OLD_HASH = "5d4b9c7f8";
   static final String NEW_HASH = "7f6c8d9b4";
+  private static final String GPU_PRESENT = "nvidia.com/gpu.present";
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private final KubernetesClient client;
@@ -46,23 +45,7 @@ final class TestingRollout {
 
   static void gpuNodes(KubernetesClient client, Instant created) {
     for (int i = 1; i <= 3; i++) {
-      Node node =
-          new NodeBuilder()
-              .withNewMetadata()
-              .withName("gpu-node-" + i)
-              .withCreationTimestamp(created.toString())
-              .addToLabels("nvidia.com/gpu.present", "true")
-              .endMetadata()
-              .withNewSpec()
-              .endSpec()
-              .withNewStatus()
-              .addNewCondition()
-              .withType("Ready")
-              .withStatus("True")
-              .withLastTransitionTime(created.toString())
-              .endCondition()
-              .endStatus()
-              .build();
+      Node node = KubeObjects.readyNode("gpu-node-" + i, Map.of(GPU_PRESENT, "true"), created);
       client.nodes().resource(node).create();
     }
   }
@@ -134,7 +117,7 @@ final class TestingRollout {
   void changedWithNewPodStuckOnFirstNode() {
     DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
     ds.getSpec().setTemplate(template(NEW_IMAGE));
-    ds.getMetadata().getAnnotations().put("deprecated.daemonset.template.generation", "2");
+    ds.getMetadata().getAnnotations().put(KubeObjects.TEMPLATE_GENERATION, "2");
     client.resource(ds).update();
     revision(NEW_HASH, 2, NEW_IMAGE);
     podGone("gpu-node-1");
@@ -146,7 +129,7 @@ final class TestingRollout {
   void rolledBack() {
     DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
     ds.getSpec().setTemplate(template(OLD_IMAGE));
-    ds.getMetadata().getAnnotations().put("deprecated.daemonset.template.generation", "3");
+    ds.getMetadata().getAnnotations().put(KubeObjects.TEMPLATE_GENERATION, "3");
     ds.getMetadata().setGeneration(3L);
     client.resource(ds).update();
     ControllerRevision old =
@@ -199,41 +182,15 @@ final class TestingRollout {
   }
 
   private DaemonSet daemonSet(String image, long generation) {
-    return new DaemonSetBuilder()
-        .withNewMetadata()
-        .withNamespace(namespace)
-        .withName(name)
-        .withGeneration(generation)
-        .withCreationTimestamp(started.minusSeconds(3600).toString())
-        .addToAnnotations("deprecated.daemonset.template.generation", String.valueOf(generation))
-        .endMetadata()
-        .withNewSpec()
-        .withNewSelector()
-        .addToMatchLabels("app", name)
-        .endSelector()
-        .withTemplate(template(image))
-        .withNewUpdateStrategy()
-        .withType("RollingUpdate")
-        .withNewRollingUpdate()
-        .withNewMaxUnavailable(1)
-        .endRollingUpdate()
-        .endUpdateStrategy()
-        .endSpec()
-        .build();
+    return KubeObjects.daemonSet(
+        namespace, name, generation, started.minusSeconds(3600), template(image));
   }
 
   /** The pod template this rollout's DaemonSet has with {@code image}. */
   PodTemplateSpec template(String image) {
-    return new PodTemplateSpecBuilder()
-        .withNewMetadata()
-        .addToLabels("app", name)
-        .endMetadata()
-        .withNewSpec()
-        .addNewContainer()
-        .withName("toolkit")
-        .withImage(image)
-        .endContainer()
-        .addToNodeSelector("nvidia.com/gpu.present", "true")
+    return new PodTemplateSpecBuilder(KubeObjects.template(name, image))
+        .editSpec()
+        .addToNodeSelector(GPU_PRESENT, "true")
         .endSpec()
         .build();
   }
@@ -244,24 +201,15 @@ final class TestingRollout {
     spec.put("$patch", "replace");
     client
         .resource(
-            new ControllerRevisionBuilder()
-                .withNewMetadata()
-                .withNamespace(namespace)
-                .withName(name + "-" + hash)
-                .withCreationTimestamp(
-                    number == 1 ? started.minusSeconds(3600).toString() : started.toString())
-                .addToLabels("controller-revision-hash", hash)
-                .addNewOwnerReference()
-                .withApiVersion("apps/v1")
-                .withKind("DaemonSet")
-                .withName(name)
-                .withUid(uid)
-                .withController(true)
-                .endOwnerReference()
-                .endMetadata()
-                .withRevision(number)
-                .withData(Map.of("spec", spec))
-                .build())
+            KubeObjects.revision(
+                namespace,
+                name,
+                hash,
+                number,
+                number == 1 ? started.minusSeconds(3600) : started,
+                Map.of(KubeObjects.REVISION_HASH, hash),
+                KubeObjects.controlledBy(name, uid),
+                Map.of("spec", spec)))
         .create();
   }
 
@@ -278,15 +226,9 @@ final class TestingRollout {
             .withCreationTimestamp(
                 running ? started.minusSeconds(3000).toString() : started.toString())
             .addToLabels("app", name)
-            .addToLabels("controller-revision-hash", hash)
-            .addToLabels("pod-template-generation", String.valueOf(generation))
-            .addNewOwnerReference()
-            .withApiVersion("apps/v1")
-            .withKind("DaemonSet")
-            .withName(name)
-            .withUid(uid)
-            .withController(true)
-            .endOwnerReference()
+            .addToLabels(KubeObjects.REVISION_HASH, hash)
+            .addToLabels(KubeObjects.POD_TEMPLATE_GENERATION, String.valueOf(generation))
+            .addToOwnerReferences(KubeObjects.controlledBy(name, uid))
             .endMetadata()
             .withNewSpec()
             .withNodeName(node)

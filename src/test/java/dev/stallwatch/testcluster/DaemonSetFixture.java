@@ -1,22 +1,18 @@
 package dev.stallwatch.testcluster;
 
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +26,8 @@ import java.util.UUID;
  */
 public final class DaemonSetFixture {
 
-  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  /** When the fixture's nodes, DaemonSet and revision 0 were created. */
+  private static final Instant CREATED = Instant.parse("2026-01-01T00:00:00Z");
 
   private final KubernetesClient client;
   private final String namespace;
@@ -68,21 +65,7 @@ public final class DaemonSetFixture {
     for (String node : names) {
       client
           .nodes()
-          .resource(
-              new NodeBuilder()
-                  .withNewMetadata()
-                  .withName(node)
-                  .withLabels(Map.of("kubernetes.io/hostname", node))
-                  .withCreationTimestamp("2026-01-01T00:00:00Z")
-                  .endMetadata()
-                  .withNewStatus()
-                  .addNewCondition()
-                  .withType("Ready")
-                  .withStatus("True")
-                  .withLastTransitionTime("2026-01-01T00:00:00Z")
-                  .endCondition()
-                  .endStatus()
-                  .build())
+          .resource(KubeObjects.readyNode(node, Map.of("kubernetes.io/hostname", node), CREATED))
           .createOr(n -> n.update());
     }
     return this;
@@ -90,21 +73,13 @@ public final class DaemonSetFixture {
 
   /** The template of revision {@code n}. */
   public PodTemplateSpec template(int n) {
-    return new PodTemplateSpecBuilder()
-        .withNewMetadata()
-        .withLabels(Map.of("app", name))
-        .endMetadata()
-        .withNewSpec()
-        .withContainers(container(n))
+    return new PodTemplateSpecBuilder(KubeObjects.template(name, image(n)))
+        .editSpec()
         .addNewToleration()
         .withOperator("Exists")
         .endToleration()
         .endSpec()
         .build();
-  }
-
-  private static Container container(int n) {
-    return new ContainerBuilder().withName("toolkit").withImage(image(n)).build();
   }
 
   /**
@@ -113,27 +88,8 @@ public final class DaemonSetFixture {
    */
   public DaemonSet daemonSet(int current, int desired, int updated, int available) {
     DaemonSet ds =
-        new DaemonSetBuilder()
-            .withNewMetadata()
-            .withNamespace(namespace)
-            .withName(name)
-            .withGeneration((long) current)
-            .withCreationTimestamp("2026-01-01T00:00:00Z")
-            .withAnnotations(
-                Map.of("deprecated.daemonset.template.generation", String.valueOf(current)))
-            .endMetadata()
-            .withNewSpec()
-            .withNewSelector()
-            .withMatchLabels(Map.of("app", name))
-            .endSelector()
-            .withTemplate(template(current))
-            .withNewUpdateStrategy()
-            .withType("RollingUpdate")
-            .withNewRollingUpdate()
-            .withNewMaxUnavailable(1)
-            .endRollingUpdate()
-            .endUpdateStrategy()
-            .endSpec()
+        new DaemonSetBuilder(
+                KubeObjects.daemonSet(namespace, name, current, CREATED, template(current)))
             .withStatus(
                 new DaemonSetStatusBuilder()
                     .withObservedGeneration((long) current)
@@ -185,47 +141,28 @@ public final class DaemonSetFixture {
 
   /** The ControllerRevision {@code n}, stored as upstream does: a replace patch of the template. */
   public void revision(int n) {
-    Map<String, Object> data =
-        Map.of(
-            "spec",
-            Map.of("template", withReplaceDirective(JSON.convertValue(template(n), Map.class))));
     client
         .apps()
         .controllerRevisions()
         .inNamespace(namespace)
         .resource(
-            new ControllerRevisionBuilder()
-                .withNewMetadata()
-                .withNamespace(namespace)
-                .withName(name + "-" + hash(n))
-                .withLabels(Map.of("app", name, "controller-revision-hash", hash(n)))
-                .withCreationTimestamp(
-                    Instant.parse("2026-01-01T00:00:00Z").plusSeconds(n * 60L).toString())
-                .withOwnerReferences(owner())
-                .endMetadata()
-                .withRevision((long) n)
-                .withData(data)
-                .build())
+            KubeObjects.revision(
+                namespace,
+                name,
+                hash(n),
+                n,
+                CREATED.plusSeconds(n * 60L),
+                Map.of("app", name, KubeObjects.REVISION_HASH, hash(n)),
+                owner(),
+                KubeObjects.revisionData(template(n))))
         .createOr(r -> r.update());
-  }
-
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> withReplaceDirective(Map<?, ?> template) {
-    Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) template);
-    copy.put("$patch", "replace");
-    return copy;
   }
 
   private OwnerReference owner() {
     if (uid == null) {
       throw new IllegalStateException("create the DaemonSet before its revisions and pods");
     }
-    return new OwnerReferenceBuilder()
-        .withApiVersion("apps/v1")
-        .withKind("DaemonSet")
-        .withName(name)
-        .withUid(uid)
-        .withController(true)
+    return new OwnerReferenceBuilder(KubeObjects.controlledBy(name, uid))
         .withBlockOwnerDeletion(true)
         .build();
   }
@@ -285,9 +222,12 @@ public final class DaemonSetFixture {
             .withCreationTimestamp(created.toString())
             .withLabels(
                 Map.of(
-                    "app", name,
-                    "controller-revision-hash", hash(n),
-                    "pod-template-generation", String.valueOf(n)))
+                    "app",
+                    name,
+                    KubeObjects.REVISION_HASH,
+                    hash(n),
+                    KubeObjects.POD_TEMPLATE_GENERATION,
+                    String.valueOf(n)))
             .withOwnerReferences(owner())
             .endMetadata()
             .withNewSpecLike(template(n).getSpec())

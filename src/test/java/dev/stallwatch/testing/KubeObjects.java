@@ -1,0 +1,155 @@
+package dev.stallwatch.testing;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The one place tests build the objects of a DaemonSet rollout as the controllers leave them: a
+ * Ready node, the DaemonSet, its pod template, the controller owner reference and a
+ * ControllerRevision. The fixtures that write whole stories into an API server ({@code
+ * operator/TestingRollout}, {@code testcluster/DaemonSetFixture}) build their objects here.
+ */
+public final class KubeObjects {
+  /** The annotation the DaemonSet controller keeps the template generation in. */
+  public static final String TEMPLATE_GENERATION = "deprecated.daemonset.template.generation";
+
+  /** The label naming a pod's (and a ControllerRevision's) revision hash. */
+  public static final String REVISION_HASH = "controller-revision-hash";
+
+  /** The label naming a pod's template generation. */
+  public static final String POD_TEMPLATE_GENERATION = "pod-template-generation";
+
+  /** The container every test template runs. */
+  public static final String CONTAINER = "toolkit";
+
+  private static final KubernetesSerialization JSON = new KubernetesSerialization();
+
+  private KubeObjects() {}
+
+  /** A node with these labels, created (and Ready since) {@code created}. */
+  public static Node readyNode(String name, Map<String, String> labels, Instant created) {
+    return new NodeBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withLabels(new LinkedHashMap<>(labels))
+        .withCreationTimestamp(created.toString())
+        .endMetadata()
+        .withNewSpec()
+        .endSpec()
+        .withNewStatus()
+        .addNewCondition()
+        .withType("Ready")
+        .withStatus("True")
+        .withLastTransitionTime(created.toString())
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  /**
+   * A pod template labelled {@code app: <app>} with one container {@value #CONTAINER} running
+   * {@code image}; callers add their scheduling (node selector, tolerations) with a builder on it.
+   */
+  public static PodTemplateSpec template(String app, String image) {
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata()
+        .addToLabels("app", app)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName(CONTAINER)
+        .withImage(image)
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  /**
+   * A RollingUpdate (maxUnavailable 1) DaemonSet selecting {@code app: <name>}, at {@code
+   * generation} (also its template-generation annotation), without a status.
+   */
+  public static DaemonSet daemonSet(
+      String namespace, String name, long generation, Instant created, PodTemplateSpec template) {
+    return new DaemonSetBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .withGeneration(generation)
+        .withCreationTimestamp(created.toString())
+        .addToAnnotations(TEMPLATE_GENERATION, String.valueOf(generation))
+        .endMetadata()
+        .withNewSpec()
+        .withNewSelector()
+        .addToMatchLabels("app", name)
+        .endSelector()
+        .withTemplate(template)
+        .withNewUpdateStrategy()
+        .withType("RollingUpdate")
+        .withNewRollingUpdate()
+        .withNewMaxUnavailable(1)
+        .endRollingUpdate()
+        .endUpdateStrategy()
+        .endSpec()
+        .build();
+  }
+
+  /** The owner reference the DaemonSet controller puts on its pods and revisions. */
+  public static OwnerReference controlledBy(String daemonSet, String uid) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion("apps/v1")
+        .withKind("DaemonSet")
+        .withName(daemonSet)
+        .withUid(uid)
+        .withController(true)
+        .build();
+  }
+
+  /**
+   * A revision's data as upstream stores it: a strategic-merge patch {@code
+   * {"spec":{"template":{…,"$patch":"replace"}}}}.
+   */
+  public static Map<String, Object> revisionData(PodTemplateSpec template) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> replaced =
+        new LinkedHashMap<>((Map<String, Object>) JSON.convertValue(template, Map.class));
+    replaced.put("$patch", "replace");
+    return Map.of("spec", Map.of("template", replaced));
+  }
+
+  /**
+   * The ControllerRevision {@code <daemonSet>-<hash>} number {@code number} holding {@code data}.
+   */
+  public static ControllerRevision revision(
+      String namespace,
+      String daemonSet,
+      String hash,
+      long number,
+      Instant created,
+      Map<String, String> labels,
+      OwnerReference owner,
+      Map<String, Object> data) {
+    return new ControllerRevisionBuilder()
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(daemonSet + "-" + hash)
+        .withCreationTimestamp(created.toString())
+        .withLabels(new LinkedHashMap<>(labels))
+        .withOwnerReferences(owner)
+        .endMetadata()
+        .withRevision(number)
+        .withData(data)
+        .build();
+  }
+}
