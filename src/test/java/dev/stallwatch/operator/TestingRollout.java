@@ -1,6 +1,7 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.testing.KubeObjects;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -220,16 +221,15 @@ final class TestingRollout {
   private Pod podObject(String node, String hash, long generation, String image, boolean running) {
     PodBuilder pod =
         new PodBuilder()
-            .withNewMetadata()
-            .withNamespace(namespace)
-            .withName(name + "-" + node)
-            .withCreationTimestamp(
-                running ? started.minusSeconds(3000).toString() : started.toString())
-            .addToLabels("app", name)
-            .addToLabels(KubeObjects.REVISION_HASH, hash)
-            .addToLabels(KubeObjects.POD_TEMPLATE_GENERATION, String.valueOf(generation))
-            .addToOwnerReferences(KubeObjects.controlledBy(name, uid))
-            .endMetadata()
+            .withMetadata(
+                KubeObjects.podMetadata(
+                    namespace,
+                    name,
+                    node,
+                    running ? started.minusSeconds(3000) : started,
+                    hash,
+                    generation,
+                    KubeObjects.controlledBy(name, uid)))
             .withNewSpec()
             .withNodeName(node)
             .addNewContainer()
@@ -246,17 +246,10 @@ final class TestingRollout {
           .withStatus("True")
           .withLastTransitionTime(since)
           .endCondition()
-          .addNewContainerStatus()
-          .withName("toolkit")
-          .withImage(image)
-          .withReady(true)
-          .withRestartCount(0)
-          .withNewState()
-          .withNewRunning()
-          .withStartedAt(since)
-          .endRunning()
-          .endState()
-          .endContainerStatus()
+          .addToContainerStatuses(
+              new ContainerStatusBuilder(KubeObjects.running(image, since))
+                  .withRestartCount(0)
+                  .build())
           .endStatus();
     } else {
       pod.withNewStatus()
@@ -265,18 +258,12 @@ final class TestingRollout {
           .withType("Ready")
           .withStatus("False")
           .endCondition()
-          .addNewContainerStatus()
-          .withName("toolkit")
-          .withImage(image)
-          .withReady(false)
-          .withRestartCount(0)
-          .withNewState()
-          .withNewWaiting()
-          .withReason("ImagePullBackOff")
-          .withMessage("Back-off pulling image \"" + image + "\"")
-          .endWaiting()
-          .endState()
-          .endContainerStatus()
+          .addToContainerStatuses(
+              new ContainerStatusBuilder(
+                      KubeObjects.waiting(
+                          image, "ImagePullBackOff", "Back-off pulling image \"" + image + "\""))
+                  .withRestartCount(0)
+                  .build())
           .endStatus();
     }
     return pod.build();

@@ -2,7 +2,7 @@ package dev.stallwatch.testcluster;
 
 import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -173,63 +173,24 @@ public final class DaemonSetFixture {
    */
   public Pod readyPod(String node, int n, Instant created) {
     return pod(
-        node,
-        n,
-        created,
-        "Running",
-        true,
-        new ContainerStatusBuilder()
-            .withName("toolkit")
-            .withImage(image(n))
-            .withReady(true)
-            .withNewState()
-            .withNewRunning()
-            .withStartedAt(created.toString())
-            .endRunning()
-            .endState()
-            .build());
+        node, n, created, "Running", true, KubeObjects.running(image(n), created.toString()));
   }
 
   /** A Pending pod of revision {@code n} whose container waits with {@code reason}. */
   public Pod waitingPod(String node, int n, Instant created, String reason, String message) {
-    return pod(
-        node,
-        n,
-        created,
-        "Pending",
-        false,
-        new ContainerStatusBuilder()
-            .withName("toolkit")
-            .withImage(image(n))
-            .withReady(false)
-            .withNewState()
-            .withNewWaiting()
-            .withReason(reason)
-            .withMessage(message)
-            .endWaiting()
-            .endState()
-            .build());
+    return pod(node, n, created, "Pending", false, KubeObjects.waiting(image(n), reason, message));
   }
 
   private Pod pod(
       String node, int n, Instant created, String phase, boolean ready, ContainerStatus status) {
     Pod pod =
         new PodBuilder()
-            .withNewMetadata()
-            .withNamespace(namespace)
-            .withName(name + "-" + node)
-            .withUid(UUID.randomUUID().toString())
-            .withCreationTimestamp(created.toString())
-            .withLabels(
-                Map.of(
-                    "app",
-                    name,
-                    KubeObjects.REVISION_HASH,
-                    hash(n),
-                    KubeObjects.POD_TEMPLATE_GENERATION,
-                    String.valueOf(n)))
-            .withOwnerReferences(owner())
-            .endMetadata()
+            .withMetadata(
+                new ObjectMetaBuilder(
+                        KubeObjects.podMetadata(
+                            namespace, name, node, created, hash(n), n, owner()))
+                    .withUid(UUID.randomUUID().toString())
+                    .build())
             .withNewSpecLike(template(n).getSpec())
             .withNodeName(node)
             .endSpec()

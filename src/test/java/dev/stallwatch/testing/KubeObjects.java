@@ -1,7 +1,11 @@
 package dev.stallwatch.testing;
 
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -17,9 +21,10 @@ import java.util.Map;
 
 /**
  * The one place tests build the objects of a DaemonSet rollout as the controllers leave them: a
- * Ready node, the DaemonSet, its pod template, the controller owner reference and a
- * ControllerRevision. The fixtures that write whole stories into an API server ({@code
- * operator/TestingRollout}, {@code testcluster/DaemonSetFixture}) build their objects here.
+ * Ready node, the DaemonSet, its pod template, the controller owner reference, a
+ * ControllerRevision, a pod's metadata and its container's status. The fixtures that write whole
+ * stories into an API server ({@code operator/TestingRollout}, {@code
+ * testcluster/DaemonSetFixture}) build their objects here.
  */
 public final class KubeObjects {
   /** The annotation the DaemonSet controller keeps the template generation in. */
@@ -150,6 +155,60 @@ public final class KubeObjects {
         .endMetadata()
         .withRevision(number)
         .withData(data)
+        .build();
+  }
+
+  /**
+   * The metadata the DaemonSet controller gives its pod on {@code node}: named {@code
+   * <daemonSet>-<node>}, labelled with the app, revision hash and template generation, owned.
+   */
+  public static ObjectMeta podMetadata(
+      String namespace,
+      String daemonSet,
+      String node,
+      Instant created,
+      String hash,
+      long generation,
+      OwnerReference owner) {
+    return new ObjectMetaBuilder()
+        .withNamespace(namespace)
+        .withName(daemonSet + "-" + node)
+        .withCreationTimestamp(created.toString())
+        .addToLabels("app", daemonSet)
+        .addToLabels(REVISION_HASH, hash)
+        .addToLabels(POD_TEMPLATE_GENERATION, String.valueOf(generation))
+        .withOwnerReferences(owner)
+        .build();
+  }
+
+  /**
+   * The {@value #CONTAINER} container running {@code image}, Ready, started at {@code startedAt}.
+   */
+  public static ContainerStatus running(String image, String startedAt) {
+    return new ContainerStatusBuilder()
+        .withName(CONTAINER)
+        .withImage(image)
+        .withReady(true)
+        .withNewState()
+        .withNewRunning()
+        .withStartedAt(startedAt)
+        .endRunning()
+        .endState()
+        .build();
+  }
+
+  /** The {@value #CONTAINER} container of {@code image} waiting with {@code reason}. */
+  public static ContainerStatus waiting(String image, String reason, String message) {
+    return new ContainerStatusBuilder()
+        .withName(CONTAINER)
+        .withImage(image)
+        .withReady(false)
+        .withNewState()
+        .withNewWaiting()
+        .withReason(reason)
+        .withMessage(message)
+        .endWaiting()
+        .endState()
         .build();
   }
 }
