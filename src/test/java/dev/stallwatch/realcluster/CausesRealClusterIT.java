@@ -205,17 +205,19 @@ class CausesRealClusterIT {
   }
 
   private static void edit(Scenario s, Consumer<DaemonSet> change) {
-    cluster
-        .admin()
-        .apps()
-        .daemonSets()
-        .inNamespace(s.namespace())
-        .withName(DS)
-        .edit(
-            ds -> {
-              change.accept(ds);
-              return ds;
-            });
+    Conflicts.retry(
+        () ->
+            cluster
+                .admin()
+                .apps()
+                .daemonSets()
+                .inNamespace(s.namespace())
+                .withName(DS)
+                .edit(
+                    ds -> {
+                      change.accept(ds);
+                      return ds;
+                    }));
   }
 
   /** The node of the one new-revision pod the real scheduler could not place. */

@@ -109,17 +109,19 @@ class HostileObjectFaultIT {
 
     // A node with 200 labels.
     String node = s.nodes().get(0);
-    cluster
-        .admin()
-        .nodes()
-        .withName(node)
-        .edit(
-            n -> {
-              for (int i = 0; i < 200; i++) {
-                n.getMetadata().getLabels().put("hostile.example.com/l" + i, "v" + i);
-              }
-              return n;
-            });
+    Conflicts.retry(
+        () ->
+            cluster
+                .admin()
+                .nodes()
+                .withName(node)
+                .edit(
+                    n -> {
+                      for (int i = 0; i < 200; i++) {
+                        n.getMetadata().getLabels().put("hostile.example.com/l" + i, "v" + i);
+                      }
+                      return n;
+                    }));
     outcome.put("a node with 200 labels", "accepted; nothing changes for the DaemonSets on it");
 
     // A DaemonSet whose selector matches a Deployment's pods, and a pod that never gets a node.

@@ -294,17 +294,20 @@ final class KwokPlay implements AutoCloseable {
     @Override
     public void editTemplate(
         String namespace, String daemonSet, UnaryOperator<PodTemplateSpec> edit) {
-      admin
-          .apps()
-          .daemonSets()
-          .inNamespace(realName(namespace))
-          .withName(daemonSet)
-          .edit(
-              d -> {
-                PodTemplateSpec t = edit.apply(Serialization.clone(d.getSpec().getTemplate()));
-                d.getSpec().setTemplate(forKwok(t, realName(namespace)));
-                return d;
-              });
+      Conflicts.retry(
+          () ->
+              admin
+                  .apps()
+                  .daemonSets()
+                  .inNamespace(realName(namespace))
+                  .withName(daemonSet)
+                  .edit(
+                      d -> {
+                        PodTemplateSpec t =
+                            edit.apply(Serialization.clone(d.getSpec().getTemplate()));
+                        d.getSpec().setTemplate(forKwok(t, realName(namespace)));
+                        return d;
+                      }));
     }
 
     @Override
@@ -362,18 +365,20 @@ final class KwokPlay implements AutoCloseable {
     }
 
     private void label(String node, String state) {
-      admin
-          .nodes()
-          .withName(realName(node))
-          .edit(
-              n -> {
-                if (state == null) {
-                  n.getMetadata().getLabels().remove("stallwatch.dev/kwok-node-state");
-                } else {
-                  n.getMetadata().getLabels().put("stallwatch.dev/kwok-node-state", state);
-                }
-                return n;
-              });
+      Conflicts.retry(
+          () ->
+              admin
+                  .nodes()
+                  .withName(realName(node))
+                  .edit(
+                      n -> {
+                        if (state == null) {
+                          n.getMetadata().getLabels().remove("stallwatch.dev/kwok-node-state");
+                        } else {
+                          n.getMetadata().getLabels().put("stallwatch.dev/kwok-node-state", state);
+                        }
+                        return n;
+                      }));
     }
   }
 }

@@ -169,16 +169,18 @@ final class ScaleWorkload {
 
   /** Changes a DaemonSet's image: a rollout (or, with {@link #BROKEN_IMAGE}, a stall). */
   void setImage(String daemonSet, String image) {
-    admin
-        .apps()
-        .daemonSets()
-        .inNamespace(NAMESPACE)
-        .withName(daemonSet)
-        .edit(
-            ds -> {
-              ds.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(image);
-              return ds;
-            });
+    Conflicts.retry(
+        () ->
+            admin
+                .apps()
+                .daemonSets()
+                .inNamespace(NAMESPACE)
+                .withName(daemonSet)
+                .edit(
+                    ds -> {
+                      ds.getSpec().getTemplate().getSpec().getContainers().get(0).setImage(image);
+                      return ds;
+                    }));
   }
 
   /**

@@ -214,31 +214,37 @@ public final class Scenario {
 
   /** Taints a node as an administrator would ({@code kubectl taint}). */
   public void taint(String node, String key, String value, String effect) {
-    cluster
-        .admin()
-        .nodes()
-        .withName(node)
-        .edit(
-            n -> {
-              List<Taint> taints =
-                  new ArrayList<>(
-                      n.getSpec().getTaints() == null ? List.of() : n.getSpec().getTaints());
-              taints.add(new Taint(effect, key, null, value));
-              n.getSpec().setTaints(taints);
-              return n;
-            });
+    Conflicts.retry(
+        () ->
+            cluster
+                .admin()
+                .nodes()
+                .withName(node)
+                .edit(
+                    n -> {
+                      List<Taint> taints =
+                          new ArrayList<>(
+                              n.getSpec().getTaints() == null
+                                  ? List.of()
+                                  : n.getSpec().getTaints());
+                      taints.add(new Taint(effect, key, null, value));
+                      n.getSpec().setTaints(taints);
+                      return n;
+                    }));
   }
 
   /** Labels a node; with kwok's Stages, {@code stallwatch.dev/kwok-node-state} steers it. */
   public void label(String node, String key, String value) {
-    cluster
-        .admin()
-        .nodes()
-        .withName(node)
-        .edit(
-            n -> {
-              n.getMetadata().getLabels().put(key, value);
-              return n;
-            });
+    Conflicts.retry(
+        () ->
+            cluster
+                .admin()
+                .nodes()
+                .withName(node)
+                .edit(
+                    n -> {
+                      n.getMetadata().getLabels().put(key, value);
+                      return n;
+                    }));
   }
 }
