@@ -91,15 +91,37 @@ final class NodeAssessor {
   }
 
   /**
+   * {@link #desired(NodeView, List)} for a node with at most one pod: the usual updated or waiting
+   * node gets its row without grouping its pod into lists.
+   *
+   * @param pod the DaemonSet's only pod targeting the node, or null
+   */
+  Assessment desired(NodeView node, PodView pod) {
+    if (pod == null) {
+      return desired(node, List.of());
+    }
+    if (!pod.terminating()) {
+      if (!split.isNew(pod)) {
+        return plain(node.name(), pod, Revision.OLD, Standing.WAITING);
+      }
+      if (available(pod)) {
+        return plain(node.name(), pod, Revision.NEW, Standing.UPDATED);
+      }
+    }
+    return desired(node, List.of(pod));
+  }
+
+  /**
    * Assesses a node that should run the DaemonSet.
    *
    * @param pods the DaemonSet's pods targeting the node, oldest first
    */
   Assessment desired(NodeView node, List<PodView> pods) {
     NodePods p = group(pods);
-    for (PodView pod : p.liveNew()) {
-      if (available(pod)) {
-        return plain(node.name(), pod, Revision.NEW, Standing.UPDATED);
+    List<PodView> liveNew = p.liveNew();
+    for (int i = 0, n = liveNew.size(); i < n; i++) {
+      if (available(liveNew.get(i))) {
+        return plain(node.name(), liveNew.get(i), Revision.NEW, Standing.UPDATED);
       }
     }
     // A stall needs a rollout: a new pod that was Ready before its node went down is an outage.
@@ -404,8 +426,9 @@ final class NodeAssessor {
    * runs, none when the node is empty (old pod gone or going, new pod not running).
    */
   private Revision revisionOf(NodePods p) {
-    for (PodView pod : p.liveNew()) {
-      if (PodAvailability.isReady(pod)) {
+    List<PodView> liveNew = p.liveNew();
+    for (int i = 0, n = liveNew.size(); i < n; i++) {
+      if (PodAvailability.isReady(liveNew.get(i))) {
         return Revision.NEW;
       }
     }

@@ -5,7 +5,6 @@ import dev.stallwatch.rollout.NodeRow.Standing;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,20 +55,20 @@ public final class RolloutAnalyzer {
         revisions.add(r);
       }
     }
-    // Hash lookups by node name, and the nodes in name order so that the rows come out in that
-    // order: the snapshot's node index, made once per node list (the first of two nodes with one
-    // name wins, as before).
-    Map<String, NodeView> nodes = snapshot.nodeIndex().named();
-    List<NodeView> byName = snapshot.nodeIndex().byName();
-    Map<String, List<PodView>> nodePods = podsByNode(pods);
+    // The nodes in name order (so that the rows come out in that order) and looked up by name:
+    // the snapshot's node index, made once per node list (the first of two nodes with one name
+    // wins, as before). Each node's eligibility and pods are placed once, by the node's position;
+    // the status counts and the assessment share them.
+    NodeIndex index = snapshot.nodeIndex();
+    Map<String, NodeView> nodes = index.named();
+    Placement placed = Placement.of(index, ds.template(), pods);
     Coverage coverage =
-        Coverage.of(nodes, snapshot.unreadableNodes(), snapshot.podsListed(), nodePods);
+        Coverage.of(
+            index.isEmpty(),
+            snapshot.unreadableNodes(),
+            snapshot.podsListed(),
+            placed.elsewhere().keySet());
     RevisionSplit split = RevisionSplit.of(ds, revisions, pods);
-    // Each node's eligibility and pods, once: the status counts and the assessment share them.
-    List<PlacedNode> placed = new ArrayList<>(byName.size());
-    for (NodeView node : byName) {
-      placed.add(PlacedNode.of(node, ds.template(), nodePods.getOrDefault(node.name(), List.of())));
-    }
     Counts counts = StatusCounts.compute(ds, placed, split, now);
     NodeAssessor assessor =
         new NodeAssessor(
@@ -83,14 +82,8 @@ public final class RolloutAnalyzer {
     // Without pods in the input no node can be judged one by one: every node would look empty.
     // The verdict then follows .status, as it does without nodes.
     List<Assessment> assessments =
-        snapshot.podsListed()
-            ? assess(ds, placed, nodes, nodePods, assessor, coverage, counts)
-            : List.of();
+        snapshot.podsListed() ? assess(ds, placed, assessor, coverage, counts) : List.of();
     return decide(ds, split, counts, assessments, coverage);
-  }
-
-  private static int capacity(int entries) {
-    return (int) Math.min(1L << 30, entries * 4L / 3 + 1);
   }
 
   /**
@@ -120,52 +113,17 @@ public final class RolloutAnalyzer {
         !nodes.isEmpty() && !nodes.containsKey(name) && !snapshot.unreadableNodes().contains(name);
   }
 
-  private static Map<String, List<PodView>> podsByNode(List<PodView> pods) {
-    Map<String, List<PodView>> byNode = new HashMap<>(capacity(pods.size()));
-    boolean shared = false;
-    for (PodView pod : pods) {
-      if (!pod.targetNode().isEmpty()) {
-        // The usual node has one pod: a one-element list, grown only for a second pod.
-        List<PodView> known = byNode.putIfAbsent(pod.targetNode(), List.of(pod));
-        if (known != null) {
-          List<PodView> more = known.size() == 1 ? new ArrayList<>(known) : known;
-          more.add(pod);
-          if (more != known) {
-            byNode.put(pod.targetNode(), more);
-          }
-          shared = true;
-        }
-      }
-    }
-    if (shared) {
-      for (List<PodView> list : byNode.values()) {
-        if (list.size() > 1) {
-          list.sort(PodAvailability.OLDEST_FIRST);
-        }
-      }
-    }
-    return byNode;
-  }
-
-  /**
-   * The rows of the assessed nodes, in node name order.
-   *
-   * @param placed the input's nodes in name order
-   */
+  /** The rows of the assessed nodes, in node name order. */
   private static List<Assessment> assess(
-      DaemonSetView ds,
-      List<PlacedNode> placed,
-      Map<String, NodeView> nodes,
-      Map<String, List<PodView>> nodePods,
-      NodeAssessor assessor,
-      Coverage coverage,
-      Counts counts) {
+      DaemonSetView ds, Placement placed, NodeAssessor assessor, Coverage coverage, Counts counts) {
     // Indexed like placed; null where a node has no row (yet).
     Assessment[] rows = new Assessment[placed.size()];
     for (int i = 0; i < rows.length; i++) {
-      PlacedNode node = placed.get(i);
-      if (node.fit().shouldRun()) {
-        rows[i] = assessor.desired(node.node(), node.pods());
+      if (placed.fit(i).shouldRun()) {
+        rows[i] =
+            placed.podCount(i) <= 1
+                ? assessor.desired(placed.node(i), placed.onlyPod(i))
+                : assessor.desired(placed.node(i), placed.pods(i));
       }
     }
     blockedAtStart(ds, placed, assessor, counts, rows);
@@ -179,9 +137,9 @@ public final class RolloutAnalyzer {
       }
     }
     for (int i = 0; i < rows.length; i++) {
-      PlacedNode node = placed.get(i);
-      if (!node.fit().shouldRun()) {
-        rows[i] = assessor.notDesired(node.node(), node.fit(), node.pods(), workLeft).orElse(null);
+      NodeEligibility.Fit fit = placed.fit(i);
+      if (!fit.shouldRun()) {
+        rows[i] = assessor.notDesired(placed.node(i), fit, placed.pods(i), workLeft).orElse(null);
       }
     }
     List<Assessment> sorted = new ArrayList<>(rows.length);
@@ -193,14 +151,11 @@ public final class RolloutAnalyzer {
     // Nodes the input lacks: whether they should run the DaemonSet is unknown. Without a full
     // recount, .status tells whether some desired node still has to be updated.
     boolean workLeftAnywhere = workLeft || !(coverage.full() || reportsComplete(ds));
-    boolean unseen = false;
-    for (Map.Entry<String, List<PodView>> e : nodePods.entrySet()) {
-      if (!nodes.containsKey(e.getKey())) {
+    Map<String, List<PodView>> elsewhere = placed.elsewhere();
+    if (!elsewhere.isEmpty()) {
+      for (Map.Entry<String, List<PodView>> e : elsewhere.entrySet()) {
         sorted.add(assessor.unseen(e.getKey(), e.getValue(), workLeftAnywhere));
-        unseen = true;
       }
-    }
-    if (unseen) {
       sorted.sort(BY_NODE);
     }
     return sorted;
@@ -214,11 +169,7 @@ public final class RolloutAnalyzer {
    * holds the rollout back (surge budgets replace such pods at once, so only without surge).
    */
   private static void blockedAtStart(
-      DaemonSetView ds,
-      List<PlacedNode> placed,
-      NodeAssessor assessor,
-      Counts counts,
-      Assessment[] rows) {
+      DaemonSetView ds, Placement placed, NodeAssessor assessor, Counts counts, Assessment[] rows) {
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
     if (ds.strategy().onDelete()
         || budget.maxSurge() > 0
@@ -232,8 +183,7 @@ public final class RolloutAnalyzer {
     }
     for (int i = 0; i < rows.length; i++) {
       if (rows[i] != null && rows[i].row().standing() == Standing.WAITING) {
-        PlacedNode node = placed.get(i);
-        Optional<Assessment> blocked = assessor.blockedAtStart(node.node(), node.pods());
+        Optional<Assessment> blocked = assessor.blockedAtStart(placed.node(i), placed.pods(i));
         if (blocked.isPresent()) {
           rows[i] = blocked.get();
         }
