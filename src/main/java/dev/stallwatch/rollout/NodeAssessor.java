@@ -15,11 +15,7 @@ import java.util.function.Predicate;
 final class NodeAssessor {
 
   /** A node's row plus the next instant at which its standing changes with time alone. */
-  record Assessment(NodeRow row, Instant nextCheck) {
-    boolean holding() {
-      return row.standing() == Standing.UPDATING || row.standing() == Standing.STUCK;
-    }
-  }
+  record Assessment(NodeRow row, Instant nextCheck) {}
 
   private final DaemonSetView ds;
   private final RevisionSplit split;
@@ -91,24 +87,23 @@ final class NodeAssessor {
   }
 
   /**
-   * {@link #desired(NodeView, List)} for a node with at most one pod: the usual updated or waiting
-   * node gets its row without grouping its pod into lists.
+   * The row {@link #desired(NodeView, List)} gives a node whose only pod settles it — an available
+   * new pod (updated), or an old pod that is not about to become available (waiting) — with no next
+   * check; null for every other node. The usual node so gets its row without grouping its pod into
+   * lists or wrapping the row in an {@link Assessment}.
    *
-   * @param pod the DaemonSet's only pod targeting the node, or null
+   * @param pod the DaemonSet's only pod targeting the node
    */
-  Assessment desired(NodeView node, PodView pod) {
-    if (pod == null) {
-      return desired(node, List.of());
+  NodeRow settled(NodeView node, PodView pod) {
+    if (pod.terminating()) {
+      return null;
     }
-    if (!pod.terminating()) {
-      if (!split.isNew(pod)) {
-        return plain(node.name(), pod, Revision.OLD, Standing.WAITING);
-      }
-      if (available(pod)) {
-        return plain(node.name(), pod, Revision.NEW, Standing.UPDATED);
-      }
+    if (!split.isNew(pod)) {
+      return PodAvailability.availableAt(pod, ds.minReadySeconds(), now) == null
+          ? row(node.name(), pod, Revision.OLD, Standing.WAITING)
+          : null;
     }
-    return desired(node, List.of(pod));
+    return available(pod) ? row(node.name(), pod, Revision.NEW, Standing.UPDATED) : null;
   }
 
   /**
@@ -406,19 +401,21 @@ final class NodeAssessor {
         standing == Standing.UPDATED || pod == null
             ? null
             : PodAvailability.availableAt(pod, ds.minReadySeconds(), now);
-    return new Assessment(
-        new NodeRow(
-            nodeName,
-            revision,
-            pod == null ? null : pod.name(),
-            pod == null ? List.of() : pod.images(),
-            PodState.of(pod),
-            standing,
-            null,
-            null,
-            null,
-            null),
-        next);
+    return new Assessment(row(nodeName, pod, revision, standing), next);
+  }
+
+  private static NodeRow row(String nodeName, PodView pod, Revision revision, Standing standing) {
+    return new NodeRow(
+        nodeName,
+        revision,
+        pod == null ? null : pod.name(),
+        pod == null ? List.of() : pod.images(),
+        PodState.of(pod),
+        standing,
+        null,
+        null,
+        null,
+        null);
   }
 
   /**

@@ -81,9 +81,8 @@ public final class RolloutAnalyzer {
             failedCreate(ds, split, snapshot.events()));
     // Without pods in the input no node can be judged one by one: every node would look empty.
     // The verdict then follows .status, as it does without nodes.
-    List<Assessment> assessments =
-        snapshot.podsListed() ? assess(ds, placed, assessor, coverage, counts) : List.of();
-    return decide(ds, split, counts, assessments, coverage);
+    Rows rows = snapshot.podsListed() ? assess(ds, placed, assessor, coverage, counts) : Rows.NONE;
+    return decide(ds, split, counts, rows, coverage);
   }
 
   /**
@@ -113,25 +112,35 @@ public final class RolloutAnalyzer {
         !nodes.isEmpty() && !nodes.containsKey(name) && !snapshot.unreadableNodes().contains(name);
   }
 
-  /** The rows of the assessed nodes, in node name order. */
-  private static List<Assessment> assess(
+  /**
+   * The rows of the assessed nodes in node name order, and the earliest instant at which one of
+   * them changes with time alone (null when none does).
+   */
+  private record Rows(List<NodeRow> rows, Instant nextCheck) {
+    static final Rows NONE = new Rows(List.of(), null);
+  }
+
+  private static Rows assess(
       DaemonSetView ds, Placement placed, NodeAssessor assessor, Coverage coverage, Counts counts) {
-    // Indexed like placed; null where a node has no row (yet).
-    Assessment[] rows = new Assessment[placed.size()];
+    // Indexed like placed; null where a node has no row (yet). The usual node (one pod, updated
+    // or waiting, nothing to check later) gets its row without an Assessment around it.
+    NodeRow[] rows = new NodeRow[placed.size()];
+    Instant[] nextChecks = new Instant[rows.length];
     for (int i = 0; i < rows.length; i++) {
       if (placed.fit(i).shouldRun()) {
-        rows[i] =
-            placed.podCount(i) <= 1
-                ? assessor.desired(placed.node(i), placed.onlyPod(i))
-                : assessor.desired(placed.node(i), placed.pods(i));
+        NodeRow settled =
+            placed.podCount(i) == 1 ? assessor.settled(placed.node(i), placed.onlyPod(i)) : null;
+        if (settled != null) {
+          rows[i] = settled;
+        } else {
+          set(rows, nextChecks, i, assessor.desired(placed.node(i), placed.pods(i)));
+        }
       }
     }
-    blockedAtStart(ds, placed, assessor, counts, rows);
+    blockedAtStart(ds, placed, assessor, counts, rows, nextChecks);
     boolean workLeft = false;
-    for (Assessment a : rows) {
-      if (a != null
-          && a.row().standing() != Standing.UPDATED
-          && a.row().standing() != Standing.UNAVAILABLE) {
+    for (NodeRow r : rows) {
+      if (r != null && r.standing() != Standing.UPDATED && r.standing() != Standing.UNAVAILABLE) {
         workLeft = true;
         break;
       }
@@ -139,14 +148,19 @@ public final class RolloutAnalyzer {
     for (int i = 0; i < rows.length; i++) {
       NodeEligibility.Fit fit = placed.fit(i);
       if (!fit.shouldRun()) {
-        rows[i] = assessor.notDesired(placed.node(i), fit, placed.pods(i), workLeft).orElse(null);
+        Optional<Assessment> a = assessor.notDesired(placed.node(i), fit, placed.pods(i), workLeft);
+        if (a.isPresent()) {
+          set(rows, nextChecks, i, a.get());
+        }
       }
     }
-    List<Assessment> sorted = new ArrayList<>(rows.length);
-    for (Assessment a : rows) {
-      if (a != null) {
-        sorted.add(a);
+    List<NodeRow> sorted = new ArrayList<>(rows.length);
+    Instant nextCheck = null;
+    for (int i = 0; i < rows.length; i++) {
+      if (rows[i] != null) {
+        sorted.add(rows[i]);
       }
+      nextCheck = earlier(nextCheck, nextChecks[i]);
     }
     // Nodes the input lacks: whether they should run the DaemonSet is unknown. Without a full
     // recount, .status tells whether some desired node still has to be updated.
@@ -154,14 +168,25 @@ public final class RolloutAnalyzer {
     Map<String, List<PodView>> elsewhere = placed.elsewhere();
     if (!elsewhere.isEmpty()) {
       for (Map.Entry<String, List<PodView>> e : elsewhere.entrySet()) {
-        sorted.add(assessor.unseen(e.getKey(), e.getValue(), workLeftAnywhere));
+        Assessment a = assessor.unseen(e.getKey(), e.getValue(), workLeftAnywhere);
+        sorted.add(a.row());
+        nextCheck = earlier(nextCheck, a.nextCheck());
       }
       sorted.sort(BY_NODE);
     }
-    return sorted;
+    return new Rows(sorted, nextCheck);
   }
 
-  private static final Comparator<Assessment> BY_NODE = Comparator.comparing(a -> a.row().node());
+  private static void set(NodeRow[] rows, Instant[] nextChecks, int i, Assessment a) {
+    rows[i] = a.row();
+    nextChecks[i] = a.nextCheck();
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || (b != null && b.isBefore(a)) ? b : a;
+  }
+
+  private static final Comparator<NodeRow> BY_NODE = Comparator.comparing(NodeRow::node);
 
   /**
    * Blocked at start: with the unavailable budget used up by nodes that are down and no node
@@ -169,23 +194,28 @@ public final class RolloutAnalyzer {
    * holds the rollout back (surge budgets replace such pods at once, so only without surge).
    */
   private static void blockedAtStart(
-      DaemonSetView ds, Placement placed, NodeAssessor assessor, Counts counts, Assessment[] rows) {
+      DaemonSetView ds,
+      Placement placed,
+      NodeAssessor assessor,
+      Counts counts,
+      NodeRow[] rows,
+      Instant[] nextChecks) {
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
     if (ds.strategy().onDelete()
         || budget.maxSurge() > 0
         || counts.unavailable() < budget.maxUnavailable()) {
       return;
     }
-    for (Assessment a : rows) {
-      if (a != null && a.holding()) {
+    for (NodeRow r : rows) {
+      if (r != null && (r.standing() == Standing.UPDATING || r.standing() == Standing.STUCK)) {
         return;
       }
     }
     for (int i = 0; i < rows.length; i++) {
-      if (rows[i] != null && rows[i].row().standing() == Standing.WAITING) {
+      if (rows[i] != null && rows[i].standing() == Standing.WAITING) {
         Optional<Assessment> blocked = assessor.blockedAtStart(placed.node(i), placed.pods(i));
         if (blocked.isPresent()) {
-          rows[i] = blocked.get();
+          set(rows, nextChecks, i, blocked.get());
         }
       }
     }
@@ -196,19 +226,14 @@ public final class RolloutAnalyzer {
   }
 
   private static RolloutVerdict decide(
-      DaemonSetView ds,
-      RevisionSplit split,
-      Counts counts,
-      List<Assessment> assessments,
-      Coverage coverage) {
+      DaemonSetView ds, RevisionSplit split, Counts counts, Rows assessed, Coverage coverage) {
     // One walk over the rows (5,000 at 5,000 nodes) for what the verdict needs of them.
-    List<NodeRow> rows = new ArrayList<>(assessments.size());
+    List<NodeRow> rows = assessed.rows();
     List<NodeRow> stalledRows = new ArrayList<>();
     boolean unfinished = false;
-    Instant nextCheck = null;
-    for (Assessment a : assessments) {
-      NodeRow r = a.row();
-      rows.add(r);
+    Instant nextCheck = assessed.nextCheck();
+    for (int i = 0, n = rows.size(); i < n; i++) {
+      NodeRow r = rows.get(i);
       Standing standing = r.standing();
       if (standing == Standing.STUCK
           || (standing == Standing.EXCLUDED && !ds.allowsNodeExclusion())) {
@@ -219,9 +244,6 @@ public final class RolloutAnalyzer {
           || standing == Standing.UPDATING
           || standing == Standing.STUCK) {
         unfinished = true;
-      }
-      if (a.nextCheck() != null && (nextCheck == null || a.nextCheck().isBefore(nextCheck))) {
-        nextCheck = a.nextCheck();
       }
     }
     stalledRows.sort(EARLIEST_FIRST);
