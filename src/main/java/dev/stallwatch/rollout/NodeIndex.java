@@ -41,7 +41,7 @@ public final class NodeIndex {
     this.slotPositions = new int[slots];
     for (int i = 0; i < byName.size(); i++) {
       String name = byName.get(i).name();
-      int s = slot(name);
+      int s = slot(name.hashCode());
       while (slotNames[s] != null) {
         s = (s + 1) & (slots - 1);
       }
@@ -50,15 +50,23 @@ public final class NodeIndex {
     }
   }
 
-  private int slot(String name) {
-    int h = name.hashCode();
-    return (h ^ (h >>> 16)) & (slotNames.length - 1);
+  private int slot(int hash) {
+    return (hash ^ (hash >>> 16)) & (slotNames.length - 1);
   }
 
   /** The position in {@link #byName} of the node named {@code name}, or -1 when there is none. */
   int position(String name) {
+    return position(name, name.hashCode());
+  }
+
+  /**
+   * {@link #position(String)} with the name's hash code already known: a name that is the very
+   * instance the index holds (node names are interned, see {@link NodeView}) is then found without
+   * reading it.
+   */
+  int position(String name, int hash) {
     int mask = slotNames.length - 1;
-    for (int s = slot(name); ; s = (s + 1) & mask) {
+    for (int s = slot(hash); ; s = (s + 1) & mask) {
       String k = slotNames[s];
       if (k == null) {
         return -1;

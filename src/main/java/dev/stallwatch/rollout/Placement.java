@@ -44,10 +44,11 @@ final class Placement {
     for (int p = 0, n = pods.size(); p < n; p++) {
       PodView pod = pods.get(p);
       String target = pod.targetNode();
-      if (target.isEmpty()) {
+      int hash = pod.derived().targetNodeHash();
+      if (hash == 0 && target.isEmpty()) {
         continue;
       }
-      int i = index.position(target);
+      int i = index.position(target, hash);
       if (i < 0) {
         if (elsewhere == null) {
           elsewhere = new HashMap<>();

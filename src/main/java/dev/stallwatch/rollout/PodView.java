@@ -78,7 +78,7 @@ public record PodView(
   }
 
   public PodView {
-    namespace = namespace == null ? "" : namespace;
+    namespace = namespace == null ? "" : namespace.intern();
     name = name == null ? "" : name;
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     nodeName = nodeName == null ? "" : nodeName;
@@ -96,7 +96,7 @@ public record PodView(
     // view: one instance each, so the analysis's lookups by node name compare by identity.
     nodeName = nodeName.intern();
     targetNode = targetNode.intern();
-    Derived decided = Derived.of(labels, phase, conditions);
+    Derived decided = Derived.of(labels, phase, conditions, targetNode);
     if (derived != null && !derived.equals(decided)) {
       throw new IllegalArgumentException(
           "pod " + namespace + "/" + name + ": derived facts " + derived + " are not " + decided);
@@ -115,16 +115,20 @@ public record PodView(
    * @param terminal the phase is {@code Failed} or {@code Succeeded}
    * @param revisionHash the {@code controller-revision-hash} label, or null
    * @param templateGeneration the {@code pod-template-generation} label, or null
+   * @param targetNodeHash the hash code of {@link #targetNode}: the analysis finds the pod's node
+   *     by it without reading the name itself
    */
   public record Derived(
       boolean ready,
       Instant readySince,
       boolean terminal,
       String revisionHash,
-      String templateGeneration) {
+      String templateGeneration,
+      int targetNodeHash) {
 
-    /** The facts of a pod with these labels, phase and conditions. */
-    public static Derived of(Map<String, String> labels, String phase, List<Condition> conditions) {
+    /** The facts of a pod with these labels, phase, conditions and target node. */
+    public static Derived of(
+        Map<String, String> labels, String phase, List<Condition> conditions, String targetNode) {
       Condition first = null;
       if (conditions != null) {
         for (Condition c : conditions) {
@@ -144,7 +148,8 @@ public record PodView(
           "Failed".equals(phase) || "Succeeded".equals(phase),
           // Shared by all pods of a revision: one instance each keeps them in the cache.
           hash == null ? null : hash.intern(),
-          generation == null ? null : generation.intern());
+          generation == null ? null : generation.intern(),
+          targetNode == null ? 0 : targetNode.hashCode());
     }
   }
 

@@ -81,6 +81,7 @@ class PodViewDerivedTest {
         assertThat(d.templateGeneration())
             .as("generation of %s", pod.name())
             .isEqualTo(pod.labels().get(MetadataKeys.TEMPLATE_GENERATION_LABEL));
+        assertThat(d.targetNodeHash()).isEqualTo(pod.targetNode().hashCode());
       }
       assertThat(fromTree.derived()).isEqualTo(fromModel.derived());
       ready += fromModel.derived().ready() ? 1 : 0;
@@ -101,10 +102,12 @@ class PodViewDerivedTest {
             List.of(
                 new PodView.Condition("Ready", "True", null, null, t),
                 new PodView.Condition("Ready", "False", null, null, t.plusSeconds(5))));
-    assertThat(pod.derived()).isEqualTo(new PodView.Derived(true, t, false, null, null));
+    assertThat(pod.derived())
+        .isEqualTo(new PodView.Derived(true, t, false, null, null, "n".hashCode()));
     PodView notReady =
         pod(Map.of(), "Succeeded", List.of(new PodView.Condition("Ready", "False", null, null, t)));
-    assertThat(notReady.derived()).isEqualTo(new PodView.Derived(false, null, true, null, null));
+    assertThat(notReady.derived())
+        .isEqualTo(new PodView.Derived(false, null, true, null, null, "n".hashCode()));
   }
 
   @Test
@@ -130,7 +133,10 @@ class PodViewDerivedTest {
     PodView pod = pod(Map.of(), "Running", List.of());
     PodView same = withDerived(pod, pod.derived());
     assertThat(same).isEqualTo(pod);
-    assertThatThrownBy(() -> withDerived(pod, new PodView.Derived(true, null, false, null, null)))
+    assertThatThrownBy(
+            () ->
+                withDerived(
+                    pod, new PodView.Derived(true, null, false, null, null, "n".hashCode())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pod ns/p")
         .hasMessageContaining("derived facts");
