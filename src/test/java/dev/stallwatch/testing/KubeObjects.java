@@ -1,5 +1,6 @@
 package dev.stallwatch.testing;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -14,7 +15,6 @@ import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,24 +22,12 @@ import java.util.Map;
 /**
  * The one place tests build the objects of a DaemonSet rollout as the controllers leave them: a
  * Ready node, the DaemonSet, its pod template, the controller owner reference, a
- * ControllerRevision, a pod's metadata and its container's status. The fixtures that write whole
- * stories into an API server ({@code operator/TestingRollout}, {@code
- * testcluster/DaemonSetFixture}) build their objects here.
+ * ControllerRevision, a pod's metadata and its container's status. {@link DaemonSetFixture}, which
+ * writes whole rollouts into an API server, builds its objects here.
  */
 public final class KubeObjects {
-  /** The annotation the DaemonSet controller keeps the template generation in. */
-  public static final String TEMPLATE_GENERATION = "deprecated.daemonset.template.generation";
-
-  /** The label naming a pod's (and a ControllerRevision's) revision hash. */
-  public static final String REVISION_HASH = "controller-revision-hash";
-
-  /** The label naming a pod's template generation. */
-  public static final String POD_TEMPLATE_GENERATION = "pod-template-generation";
-
   /** The container every test template runs. */
   public static final String CONTAINER = "toolkit";
-
-  private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private KubeObjects() {}
 
@@ -93,7 +81,7 @@ public final class KubeObjects {
         .withName(name)
         .withGeneration(generation)
         .withCreationTimestamp(created.toString())
-        .addToAnnotations(TEMPLATE_GENERATION, String.valueOf(generation))
+        .addToAnnotations(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, String.valueOf(generation))
         .endMetadata()
         .withNewSpec()
         .withNewSelector()
@@ -119,18 +107,6 @@ public final class KubeObjects {
         .withUid(uid)
         .withController(true)
         .build();
-  }
-
-  /**
-   * A revision's data as upstream stores it: a strategic-merge patch {@code
-   * {"spec":{"template":{…,"$patch":"replace"}}}}.
-   */
-  public static Map<String, Object> revisionData(PodTemplateSpec template) {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> replaced =
-        new LinkedHashMap<>((Map<String, Object>) JSON.convertValue(template, Map.class));
-    replaced.put("$patch", "replace");
-    return Map.of("spec", Map.of("template", replaced));
   }
 
   /**
@@ -175,8 +151,8 @@ public final class KubeObjects {
         .withName(daemonSet + "-" + node)
         .withCreationTimestamp(created.toString())
         .addToLabels("app", daemonSet)
-        .addToLabels(REVISION_HASH, hash)
-        .addToLabels(POD_TEMPLATE_GENERATION, String.valueOf(generation))
+        .addToLabels(MetadataKeys.REVISION_HASH_LABEL, hash)
+        .addToLabels(MetadataKeys.TEMPLATE_GENERATION_LABEL, String.valueOf(generation))
         .withOwnerReferences(owner)
         .build();
   }
@@ -189,6 +165,7 @@ public final class KubeObjects {
         .withName(CONTAINER)
         .withImage(image)
         .withReady(true)
+        .withRestartCount(0)
         .withNewState()
         .withNewRunning()
         .withStartedAt(startedAt)
@@ -203,6 +180,7 @@ public final class KubeObjects {
         .withName(CONTAINER)
         .withImage(image)
         .withReady(false)
+        .withRestartCount(0)
         .withNewState()
         .withNewWaiting()
         .withReason(reason)
