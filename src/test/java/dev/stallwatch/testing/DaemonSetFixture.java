@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder;
@@ -60,6 +62,9 @@ public final class DaemonSetFixture {
   /** Holds a pod being deleted, as a kubelet that has not confirmed the deletion does. */
   public static final String HOLD = "stallwatch.dev/test-hold";
 
+  private static final Toleration TOLERATE_ALL =
+      new TolerationBuilder().withOperator("Exists").build();
+
   /** When a plain fixture's DaemonSet was created. */
   private static final Instant CREATED = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -69,19 +74,14 @@ public final class DaemonSetFixture {
   private final Instant created;
   private final IntFunction<String> images;
   private final IntFunction<String> hashes;
-  private final boolean seed;
+  private Map<String, String> nodeSelector = Map.of();
+  private List<Toleration> tolerations = List.of(TOLERATE_ALL);
+  private Map<String, String> nodeLabels = Map.of();
   private String uid;
 
   /** A plain fixture: revision N runs {@code registry.example/toolkit:vN} on any node. */
   public DaemonSetFixture(KubernetesClient client, String namespace, String name) {
-    this(
-        client,
-        namespace,
-        name,
-        CREATED,
-        DaemonSetFixture::plainImage,
-        n -> plainHash(name, n),
-        false);
+    this(client, namespace, name, CREATED, DaemonSetFixture::plainImage, n -> plainHash(name, n));
   }
 
   private DaemonSetFixture(
@@ -90,15 +90,13 @@ public final class DaemonSetFixture {
       String name,
       Instant created,
       IntFunction<String> images,
-      IntFunction<String> hashes,
-      boolean seed) {
+      IntFunction<String> hashes) {
     this.client = client;
     this.namespace = namespace;
     this.name = name;
     this.created = created;
     this.images = images;
     this.hashes = hashes;
-    this.seed = seed;
   }
 
   /**
@@ -107,14 +105,33 @@ public final class DaemonSetFixture {
    */
   public static DaemonSetFixture seed(
       KubernetesClient client, String namespace, String name, Instant started) {
+    Map<String, String> gpu = Map.of(Seed.GPU_PRESENT, "true");
     return new DaemonSetFixture(
-        client,
-        namespace,
-        name,
-        started.minus(Duration.ofHours(1)),
-        DaemonSetFixture::seedImage,
-        DaemonSetFixture::seedHash,
-        true);
+            client,
+            namespace,
+            name,
+            started.minus(Duration.ofHours(1)),
+            DaemonSetFixture::seedImage,
+            DaemonSetFixture::seedHash)
+        .scheduling(gpu, List.of())
+        .nodeLabels(gpu);
+  }
+
+  /**
+   * This fixture's templates select nodes by {@code nodeSelector} and tolerate {@code tolerations}
+   * (instead of any node and every taint); call before writing the DaemonSet.
+   */
+  public DaemonSetFixture scheduling(
+      Map<String, String> nodeSelector, List<Toleration> tolerations) {
+    this.nodeSelector = Map.copyOf(nodeSelector);
+    this.tolerations = List.copyOf(tolerations);
+    return this;
+  }
+
+  /** This fixture's {@link #nodes} carry {@code labels} besides their hostname. */
+  public DaemonSetFixture nodeLabels(Map<String, String> labels) {
+    this.nodeLabels = Map.copyOf(labels);
+    return this;
   }
 
   private static String plainImage(int n) {
@@ -160,16 +177,14 @@ public final class DaemonSetFixture {
   }
 
   /**
-   * Ready nodes with these names, labelled with their hostname (and, in the seed story, as GPU
-   * nodes), Ready since a day before the DaemonSet.
+   * Ready nodes with these names, labelled with their hostname and the {@link #nodeLabels} (in the
+   * seed story, as GPU nodes), Ready since a day before the DaemonSet.
    */
   public DaemonSetFixture nodes(String... names) {
     for (String node : names) {
       Map<String, String> labels = new LinkedHashMap<>();
       labels.put("kubernetes.io/hostname", node);
-      if (seed) {
-        labels.put(Seed.GPU_PRESENT, "true");
-      }
+      labels.putAll(nodeLabels);
       client
           .nodes()
           .resource(KubeObjects.readyNode(node, labels, created.minus(Duration.ofDays(1))))
@@ -179,16 +194,17 @@ public final class DaemonSetFixture {
   }
 
   /**
-   * The template of revision {@code n}: the seed story's selects the GPU nodes, the plain one
-   * tolerates every taint.
+   * The template of revision {@code n}, with this fixture's {@link #scheduling}: the plain one
+   * tolerates every taint, the seed story's selects the GPU nodes.
    */
   public PodTemplateSpec template(int n) {
     PodTemplateSpecBuilder template =
         new PodTemplateSpecBuilder(KubeObjects.template(name, image(n)));
-    if (seed) {
-      template.editSpec().addToNodeSelector(Seed.GPU_PRESENT, "true").endSpec();
-    } else {
-      template.editSpec().addNewToleration().withOperator("Exists").endToleration().endSpec();
+    if (!nodeSelector.isEmpty()) {
+      template.editSpec().addToNodeSelector(nodeSelector).endSpec();
+    }
+    if (!tolerations.isEmpty()) {
+      template.editSpec().addAllToTolerations(tolerations).endSpec();
     }
     return template.build();
   }

@@ -1,10 +1,11 @@
 package dev.stallwatch.testing;
 
 import dev.stallwatch.rollout.MetadataKeys;
+import dev.stallwatch.sim.ScenarioObjects;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -31,24 +32,19 @@ public final class KubeObjects {
 
   private KubeObjects() {}
 
-  /** A node with these labels, created (and Ready since) {@code created}. */
+  /**
+   * A node as the kubelet reports it ({@link ScenarioObjects#node}: capacity, hostname and os
+   * labels, no GPUs) with these labels besides, created and Ready since {@code created}.
+   */
   public static Node readyNode(String name, Map<String, String> labels, Instant created) {
-    return new NodeBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withLabels(new LinkedHashMap<>(labels))
-        .withCreationTimestamp(created.toString())
-        .endMetadata()
-        .withNewSpec()
-        .endSpec()
-        .withNewStatus()
-        .addNewCondition()
-        .withType("Ready")
-        .withStatus("True")
-        .withLastTransitionTime(created.toString())
-        .endCondition()
-        .endStatus()
-        .build();
+    Node node = ScenarioObjects.node(name, 0);
+    node.getMetadata().getLabels().putAll(labels);
+    node.getMetadata().setCreationTimestamp(created.toString());
+    for (NodeCondition condition : node.getStatus().getConditions()) {
+      condition.setLastHeartbeatTime(created.toString());
+      condition.setLastTransitionTime(created.toString());
+    }
+    return node;
   }
 
   /**
