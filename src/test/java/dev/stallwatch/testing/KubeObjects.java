@@ -5,6 +5,7 @@ import dev.stallwatch.sim.ScenarioObjects;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -45,6 +46,20 @@ public final class KubeObjects {
       condition.setLastTransitionTime(created.toString());
     }
     return node;
+  }
+
+  /**
+   * A node of only its metadata: name, {@code resourceVersion} and creation time, as a cache test
+   * puts it in and reads it back (the version tells one state of the node from the next).
+   */
+  public static Node versionedNode(String name, String resourceVersion, String created) {
+    return new NodeBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .withResourceVersion(resourceVersion)
+        .withCreationTimestamp(created)
+        .endMetadata()
+        .build();
   }
 
   /**
