@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.awaitility.Awaitility;
 
@@ -253,16 +254,7 @@ public final class DaemonSetFixture {
 
   /** Adds annotations to the DaemonSet. */
   public DaemonSet annotate(Map<String, String> annotations) {
-    return client
-        .apps()
-        .daemonSets()
-        .inNamespace(namespace)
-        .withName(name)
-        .edit(
-            ds -> {
-              ds.getMetadata().getAnnotations().putAll(annotations);
-              return ds;
-            });
+    return edit(ds -> ds.getMetadata().getAnnotations().putAll(annotations));
   }
 
   /**
@@ -270,6 +262,10 @@ public final class DaemonSetFixture {
    * server raises the template generation).
    */
   public DaemonSet applyTemplate(int n) {
+    return edit(ds -> ds.getSpec().setTemplate(template(n)));
+  }
+
+  private DaemonSet edit(Consumer<DaemonSet> change) {
     return client
         .apps()
         .daemonSets()
@@ -277,7 +273,7 @@ public final class DaemonSetFixture {
         .withName(name)
         .edit(
             ds -> {
-              ds.getSpec().setTemplate(template(n));
+              change.accept(ds);
               return ds;
             });
   }
