@@ -3,6 +3,7 @@ package dev.stallwatch.demo;
 import dev.stallwatch.app.DurationParser;
 import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.app.LogSetup;
+import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.sim.Scenario;
 import dev.stallwatch.sim.Scenarios;
 import java.io.PrintWriter;
@@ -121,7 +122,9 @@ public final class DemoCommand implements Callable<Integer> {
       out.println(
           resolved
               ? "Done: stall found, recorded, reported and resolved by the rollback."
-              : "The stall did not resolve within " + limit.toSeconds() + "s after the rollback.");
+              : "The stall did not resolve within "
+                  + Durations.compact(limit)
+                  + " after the rollback.");
       out.flush();
       return resolved ? ExitCodes.OK : ExitCodes.STALLED;
     }

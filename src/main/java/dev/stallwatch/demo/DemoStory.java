@@ -198,7 +198,7 @@ final class DemoStory implements AutoCloseable {
 
   private void step(String what) {
     printScenarioEvents();
-    out.printf("%n[%s] %s%n", clockText(sim.elapsed()), what);
+    out.printf("%n[%s] %s%n", Durations.clock(sim.elapsed()), what);
     out.flush();
   }
 
@@ -207,7 +207,7 @@ final class DemoStory implements AutoCloseable {
     while (eventsShown < events.size()
         && events.get(eventsShown).at().compareTo(sim.elapsed()) <= 0) {
       Scenario.Event e = events.get(eventsShown++);
-      out.printf("%n[%s] scenario: %s%n", clockText(e.at()), e.description());
+      out.printf("%n[%s] scenario: %s%n", Durations.clock(e.at()), e.description());
     }
   }
 
@@ -333,10 +333,6 @@ final class DemoStory implements AutoCloseable {
         }
       }
     }
-  }
-
-  private static String clockText(Duration d) {
-    return String.format("%02d:%02d", d.toMinutes(), d.toSecondsPart());
   }
 
   @Override

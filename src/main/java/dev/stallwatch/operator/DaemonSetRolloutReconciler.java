@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -383,7 +384,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     if (outcome.rolledBack()) {
       RollbackResult r = outcome.result();
       ownRollbacks
-          .computeIfAbsent(key, k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+          .computeIfAbsent(key, k -> new CopyOnWriteArrayList<>())
           .add(new RollbackRecord(r.from().hash(), r.to().hash(), now, AutoRollback.BY));
       log.info("{}/{}: rolled back: {}", ns, name, outcome.decision().reason());
       events.normal(

@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * The one place durations become text, in the three forms stallwatch prints: kubectl's ages ({@link
  * #age}), the compact form of flags and messages ({@link #compact}) and Go's {@code time.Duration}
- * form that Kubernetes components write into messages ({@link #go}).
+ * form that Kubernetes components write into messages ({@link #go}); and the demo's timeline clock
+ * ({@link #clock}).
  */
 public final class Durations {
   private Durations() {}
@@ -89,6 +90,15 @@ public final class Durations {
       return sign + s / 60 + "m" + s % 60 + "s";
     }
     return sign + s / 3600 + "h" + (s % 3600) / 60 + "m" + s % 60 + "s";
+  }
+
+  /**
+   * Elapsed time as a clock reads it, minutes and seconds ({@code 00:00}, {@code 01:30}, {@code
+   * 75:05}): the demo's timeline; negative counts as zero.
+   */
+  public static String clock(Duration d) {
+    long s = Math.max(0, d.getSeconds());
+    return String.format("%02d:%02d", s / 60, s % 60);
   }
 
   private static String nonZero(long value, String unit) {

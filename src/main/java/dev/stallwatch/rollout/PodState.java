@@ -25,10 +25,21 @@ public final class PodState {
     } else {
       state = mainState(pod, state);
     }
-    if (pod.terminating()) {
-      return NODE_UNREACHABLE_REASON.equals(pod.reason()) ? "Unknown" : "Terminating";
+    if (pod.terminating() && NODE_UNREACHABLE_REASON.equals(pod.reason())) {
+      return "Unknown";
+    }
+    if (pod.terminating() && !terminalPhase(pod.phase())) {
+      return "Terminating";
     }
     return state;
+  }
+
+  /**
+   * Succeeded or Failed: a finished pod being deleted keeps the state it ended in ({@code
+   * Completed}, {@code Error}, …), as kubectl prints it, instead of {@code Terminating}.
+   */
+  private static boolean terminalPhase(String phase) {
+    return "Succeeded".equals(phase) || "Failed".equals(phase);
   }
 
   /** The {@code Init:…} state while init containers have not all completed, else null. */

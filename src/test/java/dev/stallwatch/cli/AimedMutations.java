@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.rollout.MetadataKeys;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
@@ -56,9 +57,9 @@ final class AimedMutations {
 
   private static final List<String> ANNOTATIONS =
       List.of(
-          "deprecated.daemonset.template.generation",
-          "deprecated.daemonset.template.generation",
-          "stallwatch.dev/allow-node-exclusion",
+          MetadataKeys.TEMPLATE_GENERATION_ANNOTATION,
+          MetadataKeys.TEMPLATE_GENERATION_ANNOTATION,
+          MetadataKeys.ALLOW_NODE_EXCLUSION,
           "kubectl.kubernetes.io/last-applied-configuration",
           "x".repeat(300));
 

@@ -3,8 +3,8 @@ package dev.stallwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
+import dev.stallwatch.testing.DaemonSetFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,8 +3,8 @@ package dev.stallwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
+import dev.stallwatch.testing.DaemonSetFixture;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,9 +57,9 @@ class UndoCommandIT {
                 + ") -> revision 1 ("
                 + toolkit.hash(1)
                 + "): "
-                + DaemonSetFixture.image(1)
+                + toolkit.image(1)
                 + "\n");
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(image()).isEqualTo(toolkit.image(1));
   }
 
   @Test
@@ -69,7 +69,7 @@ class UndoCommandIT {
     CliRun run = undo("toolkit", "--to-revision", "1");
 
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.OK);
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(image()).isEqualTo(toolkit.image(1));
   }
 
   @Test
@@ -87,11 +87,11 @@ class UndoCommandIT {
                 + ")\n  to:   revision 1 ("
                 + toolkit.hash(1)
                 + ")\n  image: "
-                + DaemonSetFixture.image(2)
+                + toolkit.image(2)
                 + " -> "
-                + DaemonSetFixture.image(1)
+                + toolkit.image(1)
                 + "\n");
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+    assertThat(image()).isEqualTo(toolkit.image(2));
   }
 
   @Test
@@ -105,7 +105,7 @@ class UndoCommandIT {
         .isEqualTo(
             "error: daemonset.apps/toolkit has no previous revision to roll back to"
                 + " (revisions: 1)\n");
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(image()).isEqualTo(toolkit.image(1));
   }
 
   @Test
@@ -129,7 +129,7 @@ class UndoCommandIT {
                           + "; try again in a moment, or name one with --to-revision"
                           + " (revisions: 1, 2)\n");
             });
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(3));
+    assertThat(image()).isEqualTo(toolkit.image(3));
   }
 
   @Test
@@ -145,9 +145,9 @@ class UndoCommandIT {
             "daemonset.apps/toolkit rolled back\n  current template -> revision 1 ("
                 + toolkit.hash(1)
                 + "): "
-                + DaemonSetFixture.image(1)
+                + toolkit.image(1)
                 + "\n");
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(image()).isEqualTo(toolkit.image(1));
   }
 
   @Test

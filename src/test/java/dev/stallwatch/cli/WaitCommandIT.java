@@ -3,8 +3,8 @@ package dev.stallwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
+import dev.stallwatch.testing.DaemonSetFixture;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.nio.charset.StandardCharsets;
@@ -104,7 +104,7 @@ class WaitCommandIT {
             "daemonset.apps/toolkit rollout Complete: 3 nodes run revision 2 ("
                 + toolkit.hash(2)
                 + ") "
-                + DaemonSetFixture.image(2));
+                + toolkit.image(2));
   }
 
   @Test
@@ -148,8 +148,8 @@ class WaitCommandIT {
         .contains("  cause:    ImagePull\n")
         .contains("  reason:   ImagePullBackOff\n")
         .contains("  message:  Back-off pulling image \"toolkit:v2\"\n")
-        .contains("  old:      1 (" + toolkit.hash(1) + ") " + DaemonSetFixture.image(1) + "\n")
-        .contains("  new:      2 (" + toolkit.hash(2) + ") " + DaemonSetFixture.image(2) + "\n")
+        .contains("  old:      1 (" + toolkit.hash(1) + ") " + toolkit.image(1) + "\n")
+        .contains("  new:      2 (" + toolkit.hash(2) + ") " + toolkit.image(2) + "\n")
         .contains("  stallwatch undo ds/toolkit -n gpu --kubeconfig " + kubeconfig + "\n")
         .contains("kubectl rollout undo daemonset/toolkit -n gpu --kubeconfig " + kubeconfig + ")");
   }

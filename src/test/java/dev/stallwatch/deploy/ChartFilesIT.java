@@ -10,42 +10,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Helm reads only files inside the chart, so the chart carries copies of the CRD, the alert rules
- * and the dashboard; these tests keep every copy equal to its source ({@code
- * deploy/sync-chart-files.sh} refreshes them).
+ * What the chart renders from its copies of the CRD, the alert rules and the dashboard (native
+ * Helm); that the copies equal their sources is {@link ChartFilesTest}'s.
  */
 class ChartFilesIT {
 
-  private static final Path PROJECT = RenderedChart.PROJECT;
-  private static final Path CHART = RenderedChart.CHART;
-  private static final String FIX = " (run deploy/sync-chart-files.sh)";
-
-  @Test
-  void chartCrdsAreTheGeneratedCrdsByteForByte() throws IOException {
-    List<String> sources = yamlFileNames(PROJECT.resolve("crd"));
-    List<String> copies = yamlFileNames(CHART.resolve("crds"));
-
-    assertThat(sources)
-        .as("generated CRDs in crd/")
-        .contains("rolloutstalls.stallwatch.dev-v1.yml");
-    assertThat(copies).as("CRDs in the chart's crds/" + FIX).isEqualTo(sources);
-    for (String name : sources) {
-      assertThat(CHART.resolve("crds").resolve(name))
-          .as("chart crds/%s%s", name, FIX)
-          .hasSameBinaryContentAs(PROJECT.resolve("crd").resolve(name));
-    }
-  }
+  private static final Path PROJECT = ChartFilesTest.PROJECT;
+  private static final Path CHART = ChartFilesTest.CHART;
 
   @NativeHelm
   @Test
   void operatorRbacCoversEveryResourceOfTheChartCrds() throws IOException {
     List<RenderedChart.GrantedRule> rules = RenderedChart.renderDefaults().rules();
 
-    for (String name : yamlFileNames(CHART.resolve("crds"))) {
+    for (String name : ChartFilesTest.yamlFileNames(CHART.resolve("crds"))) {
       var crd =
           RenderedChart.parse(Files.readString(CHART.resolve("crds").resolve(name)))
               .one(io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition.class);
@@ -63,20 +44,6 @@ class ChartFilesIT {
           .as("the aggregated view role reads %s", plural)
           .anyMatch(r -> r.roleName().endsWith("-view") && r.covers(group, plural));
     }
-  }
-
-  @Test
-  void chartAlertRulesAreThePlainRulesFile() {
-    assertThat(CHART.resolve("files/stallwatch-alerts.yml"))
-        .as("chart files/stallwatch-alerts.yml" + FIX)
-        .hasSameBinaryContentAs(PROJECT.resolve("deploy/prometheus/stallwatch-alerts.yml"));
-  }
-
-  @Test
-  void chartDashboardIsTheGrafanaDashboard() {
-    assertThat(CHART.resolve("dashboards/stallwatch-dashboard.json"))
-        .as("chart dashboards/stallwatch-dashboard.json" + FIX)
-        .hasSameBinaryContentAs(PROJECT.resolve("deploy/grafana/stallwatch-dashboard.json"));
   }
 
   @NativeHelm
@@ -135,18 +102,5 @@ class ChartFilesIT {
   @SuppressWarnings("unchecked")
   private static Map<String, Object> spec(GenericKubernetesResource resource) {
     return (Map<String, Object>) resource.getAdditionalProperties().get("spec");
-  }
-
-  private static List<String> yamlFileNames(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return List.of();
-    }
-    try (Stream<Path> files = Files.list(dir)) {
-      return files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".yml") || n.endsWith(".yaml"))
-          .sorted()
-          .toList();
-    }
   }
 }

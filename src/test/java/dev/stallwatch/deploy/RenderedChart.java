@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 /** The objects `helm template` renders from the chart in deploy/helm/stallwatch, parsed. */
 record RenderedChart(List<HasMetadata> objects) {
 
-  static final Path PROJECT = Path.of(System.getProperty("basedir", ".")).toAbsolutePath();
-  static final Path CHART = PROJECT.resolve("deploy/helm/stallwatch");
+  static final Path PROJECT = ChartFilesTest.PROJECT;
+  static final Path CHART = ChartFilesTest.CHART;
   static final String RELEASE = "sw";
   static final String NAMESPACE = "stallwatch-system";
   // helm template assumes Kubernetes 1.20 unless told; the chart needs 1.25+ (restricted PSS).

@@ -189,7 +189,7 @@ class KubeViewsTest {
       assertThat(p.nodeName()).isEqualTo("gpu-node-1");
       assertThat(p.targetNode()).isEqualTo("gpu-node-1");
       assertThat(p.phase()).isEqualTo("Pending");
-      assertThat(p.labels()).containsEntry("controller-revision-hash", "7c9d5f6b84");
+      assertThat(p.labels()).containsEntry(MetadataKeys.REVISION_HASH_LABEL, "7c9d5f6b84");
       assertThat(p.created()).isEqualTo(Instant.parse("2026-12-02T16:00:03Z"));
       assertThat(p.deletionTimestamp()).isNull();
       assertThat(p.images())
@@ -392,7 +392,7 @@ class KubeViewsTest {
   @Test
   void null_label_and_selector_values_read_as_empty_strings() {
     ObjectNode pod = json(STALLED, "Pod", DS + "-x7k2p");
-    pod.with("metadata").with("labels").putNull("pod-template-generation");
+    pod.with("metadata").with("labels").putNull(MetadataKeys.TEMPLATE_GENERATION_LABEL);
     ObjectNode node = json(STALLED, "Node", "gpu-node-1");
     node.with("metadata").with("labels").putNull("nvidia.com/gpu.present");
     ObjectNode ds = dsJson();
@@ -400,7 +400,7 @@ class KubeViewsTest {
     ((ObjectNode) ds.at("/spec/template/spec/nodeSelector")).putNull("zone");
 
     assertThat(KubeViews.pod(object(pod, Pod.class)).labels())
-        .containsEntry("pod-template-generation", "");
+        .containsEntry(MetadataKeys.TEMPLATE_GENERATION_LABEL, "");
     assertThat(KubeViews.node(object(node, Node.class)).labels())
         .containsEntry("nvidia.com/gpu.present", "");
     DaemonSetView view = KubeViews.daemonSet(ds(ds));

@@ -76,6 +76,22 @@ class PodTemplatesTest {
         .isTrue();
   }
 
+  /**
+   * Upstream's {@code getPatch} puts {@code $patch} inside the template; data that carries it
+   * beside the template (as a hand-written revision or an old test fixture did) is read the same.
+   */
+  @Test
+  void theReplaceDirectiveBesideTheTemplateIsReadToo() {
+    String beside =
+        "{\"spec\":{\"$patch\":\"replace\",\"template\":{\"spec\":{"
+            + "\"containers\":[{\"image\":\"a:1\",\"name\":\"toolkit\"}],"
+            + "\"nodeSelector\":{\"gpu\":\"true\"}},"
+            + "\"metadata\":{\"labels\":{\"tier\":\"node\",\"app\":\"toolkit\"}}}}}";
+    assertThat(PodTemplates.storedTemplate(beside)).isEqualTo(template("a:1"));
+    assertThat(PodTemplates.matches(template("a:1"), beside)).isTrue();
+    assertThat(PodTemplates.matches(template("a:2"), beside)).isFalse();
+  }
+
   @Test
   void dataWithoutAReadableTemplateMatchesNothing() {
     assertThat(PodTemplates.storedTemplate(null)).isNull();

@@ -9,6 +9,8 @@ import dev.stallwatch.crd.StallName;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.MetadataKeys;
+import dev.stallwatch.testing.DaemonSetFixture;
+import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -21,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /** The operator's opt-in auto-rollback on the embedded API server: once, no loop, opt-in only. */
 class AutoRollbackOperatorIT {
-  private static final String NS = TestingRollout.NS;
-  private static final String NAME = TestingRollout.DS;
+  private static final String NS = Seed.NS;
+  private static final String NAME = Seed.DS;
   private static final Duration STALL_AFTER = Duration.ofSeconds(2);
   private static final Duration ROLLBACK_AFTER = Duration.ofSeconds(1);
 
@@ -33,7 +35,7 @@ class AutoRollbackOperatorIT {
 
   private final VirtualTime time = new VirtualTime(NS, NAME);
   private TestingCluster cluster;
-  private TestingRollout rollout;
+  private DaemonSetFixture rollout;
   private StallwatchOperator operator;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -41,8 +43,8 @@ class AutoRollbackOperatorIT {
   @BeforeEach
   void start() {
     cluster = new TestingCluster(time.clock);
-    TestingRollout.gpuNodes(cluster.client, time.now().minusSeconds(86400));
-    rollout = new TestingRollout(cluster.client, NS, NAME, time.now().minusSeconds(600));
+    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, time.now()).nodes(Seed.NODES);
+    rollout = DaemonSetFixture.seed(cluster.client, NS, NAME, time.now().minusSeconds(600));
     rollout.stalledOnFirstNode();
   }
 
@@ -97,14 +99,14 @@ class AutoRollbackOperatorIT {
     optIn();
     startOperator(true);
 
-    assertThat(time.until(() -> TestingRollout.OLD_IMAGE.equals(image()), STEP, LIMIT))
+    assertThat(time.until(() -> Seed.OLD_IMAGE.equals(image()), STEP, LIMIT))
         .as("rolled back within %s of virtual time", LIMIT)
         .isTrue();
     assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations()))
         .hasValueSatisfying(
             r -> {
-              assertThat(r.from()).isEqualTo(TestingRollout.NEW_HASH);
-              assertThat(r.to()).isEqualTo(TestingRollout.OLD_HASH);
+              assertThat(r.from()).isEqualTo(Seed.NEW_HASH);
+              assertThat(r.to()).isEqualTo(Seed.OLD_HASH);
               assertThat(r.by()).isEqualTo("stallwatch operator");
             });
     await()
@@ -112,8 +114,8 @@ class AutoRollbackOperatorIT {
         .untilAsserted(
             () -> assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1));
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK).get(0).getMessage())
-        .contains(TestingRollout.NEW_HASH)
-        .contains(TestingRollout.OLD_HASH);
+        .contains(Seed.NEW_HASH)
+        .contains(Seed.OLD_HASH);
     assertThat(registry.scrape())
         .contains(
             "stallwatch_rollbacks_total{daemonset=\"" + NAME + "\",namespace=\"" + NS + "\"} 1.0");
@@ -122,15 +124,15 @@ class AutoRollbackOperatorIT {
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () -> {
-              RolloutStallStatus s = stall(TestingRollout.NEW_HASH).getStatus();
+              RolloutStallStatus s = stall(Seed.NEW_HASH).getStatus();
               assertThat(s.phase()).isEqualTo(RolloutStallStatus.RESOLVED);
               assertThat(s.conditions().get(0).getReason()).isEqualTo("RolledBack");
               assertThat(s.rollback())
                   .isNotNull()
                   .satisfies(
                       r -> {
-                        assertThat(r.from()).isEqualTo(TestingRollout.NEW_HASH);
-                        assertThat(r.to()).isEqualTo(TestingRollout.OLD_HASH);
+                        assertThat(r.from()).isEqualTo(Seed.NEW_HASH);
+                        assertThat(r.to()).isEqualTo(Seed.OLD_HASH);
                         assertThat(r.by()).isEqualTo(AutoRollback.BY);
                         assertThat(Instant.parse(r.at())).isBeforeOrEqualTo(time.now());
                       });
@@ -139,12 +141,12 @@ class AutoRollbackOperatorIT {
     // The restored revision cannot start on gpu-node-1 either: it stalls in turn, well past the
     // delay — and must not be rolled back (that would restore the broken revision).
     rollout.restoredRevisionStuckOnFirstNode();
-    assertThat(time.until(() -> active(TestingRollout.OLD_HASH), STEP, LIMIT))
+    assertThat(time.until(() -> active(Seed.OLD_HASH), STEP, LIMIT))
         .as("the restored revision's stall is recorded")
         .isTrue();
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
-    assertThat(stall(TestingRollout.OLD_HASH).getStatus().active()).isTrue();
-    assertThat(image()).isEqualTo(TestingRollout.OLD_IMAGE);
+    assertThat(stall(Seed.OLD_HASH).getStatus().active()).isTrue();
+    assertThat(image()).isEqualTo(Seed.OLD_IMAGE);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1);
     assertThat(registry.scrape())
         .contains(
@@ -155,14 +157,14 @@ class AutoRollbackOperatorIT {
   void aReappliedTemplateWithoutTheAnnotationsIsNotRolledBackAgain() {
     optIn();
     startOperator(true);
-    assertThat(time.until(() -> TestingRollout.OLD_IMAGE.equals(image()), STEP, LIMIT))
+    assertThat(time.until(() -> Seed.OLD_IMAGE.equals(image()), STEP, LIMIT))
         .as("rolled back within %s of virtual time", LIMIT)
         .isTrue();
     await()
         .atMost(Duration.ofSeconds(10))
         .until(
             () -> {
-              RolloutStall s = stall(TestingRollout.NEW_HASH);
+              RolloutStall s = stall(Seed.NEW_HASH);
               return s != null && s.getStatus() != null && s.getStatus().rollback() != null;
             });
 
@@ -175,7 +177,7 @@ class AutoRollbackOperatorIT {
         .withName(NAME)
         .edit(
             ds -> {
-              ds.getSpec().setTemplate(rollout.template(TestingRollout.NEW_IMAGE));
+              ds.getSpec().setTemplate(rollout.template(2));
               RollbackRecord.fromAnnotations(ds.getMetadata().getAnnotations())
                   .ifPresent(
                       r ->
@@ -184,17 +186,16 @@ class AutoRollbackOperatorIT {
                               .forEach(ds.getMetadata().getAnnotations()::remove));
               return ds;
             });
-    assertThat(time.until(() -> active(TestingRollout.NEW_HASH), STEP, LIMIT))
+    assertThat(time.until(() -> active(Seed.NEW_HASH), STEP, LIMIT))
         .as("the stall of the re-applied template is Active again")
         .isTrue();
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
     // The RolloutStall remembers the first rollback, so the operator does not start a loop.
-    assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+    assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_REFUSED)).isEmpty();
-    assertThat(stall(TestingRollout.NEW_HASH).getStatus().rollback().by())
-        .isEqualTo(AutoRollback.BY);
+    assertThat(stall(Seed.NEW_HASH).getStatus().rollback().by()).isEqualTo(AutoRollback.BY);
   }
 
   @Test
@@ -206,7 +207,7 @@ class AutoRollbackOperatorIT {
         .isTrue();
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
-    assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+    assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
     assertThat(registry.scrape()).doesNotContain("stallwatch_rollbacks_total");
   }
@@ -221,7 +222,7 @@ class AutoRollbackOperatorIT {
         .isTrue();
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
-    assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+    assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
     assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
   }
 
@@ -250,7 +251,7 @@ class AutoRollbackOperatorIT {
                 LIMIT))
         .as("a RollbackWithheld Event")
         .isTrue();
-    RolloutStallStatus status = stall(TestingRollout.NEW_HASH).getStatus();
+    RolloutStallStatus status = stall(Seed.NEW_HASH).getStatus();
     assertThat(status.cause()).isEqualTo("NodeUnavailable");
     assertThat(status.suspect()).isEqualTo("Node");
     assertThat(status.rollbackWithheld())
@@ -258,7 +259,7 @@ class AutoRollbackOperatorIT {
     // Held throughout, past the rollback delay: never rolled back, the Event never repeated.
     for (int step = 0; step < ROLLBACK_AFTER.plusSeconds(2).dividedBy(STEP); step++) {
       time.pass(STEP);
-      assertThat(image()).isEqualTo(TestingRollout.NEW_IMAGE);
+      assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
       assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
       assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1);
     }

@@ -3,6 +3,7 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -30,8 +31,8 @@ class CachePruningTest {
         .withUid("3f1c")
         .withResourceVersion("4711")
         .withCreationTimestamp("2026-12-02T10:00:00Z")
-        .addToLabels("controller-revision-hash", "7f6c8d9b4")
-        .addToLabels("pod-template-generation", "2")
+        .addToLabels(MetadataKeys.REVISION_HASH_LABEL, "7f6c8d9b4")
+        .addToLabels(MetadataKeys.TEMPLATE_GENERATION_LABEL, "2")
         .addToLabels("app", "nvidia-container-toolkit")
         .addToAnnotations("kubectl.kubernetes.io/restartedAt", "2026-12-01T00:00:00Z")
         .addNewOwnerReference()
@@ -213,7 +214,7 @@ class CachePruningTest {
             .withNewMetadata()
             .withName("toolkit")
             .addToAnnotations(CachePruning.LAST_APPLIED, "{\"huge\":true}")
-            .addToAnnotations("deprecated.daemonset.template.generation", "2")
+            .addToAnnotations(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, "2")
             .withManagedFields(new ManagedFieldsEntryBuilder().withManager("kubectl").build())
             .endMetadata()
             .withNewSpec()
@@ -222,7 +223,7 @@ class CachePruningTest {
             .build();
     DaemonSet pruned = CachePruning.daemonSet(ds);
     assertThat(pruned.getMetadata().getAnnotations())
-        .containsOnlyKeys("deprecated.daemonset.template.generation");
+        .containsOnlyKeys(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION);
     assertThat(pruned.getMetadata().getManagedFields()).isNullOrEmpty();
     assertThat(pruned.getSpec()).isEqualTo(ds.getSpec());
   }
@@ -233,9 +234,9 @@ class CachePruningTest {
         new DaemonSetBuilder()
             .withNewMetadata()
             .withName("toolkit")
-            .addToAnnotations("deprecated.daemonset.template.generation", "2")
-            .addToAnnotations("stallwatch.dev/auto-rollback", "true")
-            .addToAnnotations("stallwatch.dev/rolled-back-from", "abc")
+            .addToAnnotations(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, "2")
+            .addToAnnotations(MetadataKeys.AUTO_ROLLBACK, "true")
+            .addToAnnotations(MetadataKeys.ROLLED_BACK_FROM, "abc")
             .endMetadata()
             .withNewSpec()
             .withMinReadySeconds(10)
@@ -252,9 +253,9 @@ class CachePruningTest {
 
     assertThat(pruned.getMetadata().getAnnotations())
         .containsOnlyKeys(
-            "deprecated.daemonset.template.generation",
-            "stallwatch.dev/auto-rollback",
-            "stallwatch.dev/rolled-back-from");
+            MetadataKeys.TEMPLATE_GENERATION_ANNOTATION,
+            MetadataKeys.AUTO_ROLLBACK,
+            MetadataKeys.ROLLED_BACK_FROM);
     assertThat(bytes(pruned)).isLessThan(1024);
     assertThat(ds.getMetadata().getAnnotations()).hasSize(19); // the informer's object is untouched
   }

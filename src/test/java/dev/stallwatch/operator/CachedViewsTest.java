@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -24,13 +24,7 @@ class CachedViewsTest {
       new CachedViews<>(new TransformingItemStore<>(CachePruning::node), counting);
 
   private static Node node(String name, String resourceVersion, String created) {
-    return new NodeBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withResourceVersion(resourceVersion)
-        .withCreationTimestamp(created)
-        .endMetadata()
-        .build();
+    return KubeObjects.versionedNode(name, resourceVersion, created);
   }
 
   private Node cached(Node node) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testing.DaemonSetFixture;
+import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -24,9 +26,8 @@ class KubectlRolloutStallsIT {
   @Test
   void kubectlGetRolloutStallsShowsTheColumnsAtAGlanceAndMoreWithWide() throws Exception {
     try (TestingCluster cluster = new TestingCluster()) {
-      TestingRollout.gpuNodes(cluster.client, Instant.now());
-      new TestingRollout(cluster.client, TestingRollout.NS, TestingRollout.DS, Instant.now())
-          .stalledOnFirstNode();
+      DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+      DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).stalledOnFirstNode();
       OperatorSettings settings =
           new OperatorSettings(
               Set.of(), Duration.ofSeconds(2), Duration.ofHours(24), 0, false, null);
@@ -59,18 +60,17 @@ class KubectlRolloutStallsIT {
                 "AGE");
         assertThat(lines.get(1).split("\\s+"))
             .startsWith(
-                TestingRollout.NS,
-                TestingRollout.DS + "-" + TestingRollout.NEW_HASH,
-                TestingRollout.DS,
+                Seed.NS,
+                Seed.DS + "-" + Seed.NEW_HASH,
+                Seed.DS,
                 "gpu-node-1",
                 "ImagePull",
-                TestingRollout.OLD_HASH,
-                TestingRollout.NEW_HASH,
+                Seed.OLD_HASH,
+                Seed.NEW_HASH,
                 "2/3",
                 "Active");
 
-        List<String> wide =
-            kubectl(kubeconfig, "get", "rstall", "-n", TestingRollout.NS, "-o", "wide");
+        List<String> wide = kubectl(kubeconfig, "get", "rstall", "-n", Seed.NS, "-o", "wide");
         assertThat(wide.get(0))
             .contains(
                 "STALLED-NODES",
@@ -88,8 +88,7 @@ class KubectlRolloutStallsIT {
 
         // The category: `kubectl get stallwatch` lists every stallwatch resource.
         assertThat(kubectl(kubeconfig, "get", "stallwatch", "-A"))
-            .anySatisfy(
-                l -> assertThat(l).contains(TestingRollout.DS + "-" + TestingRollout.NEW_HASH));
+            .anySatisfy(l -> assertThat(l).contains(Seed.DS + "-" + Seed.NEW_HASH));
       }
     }
   }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testing.DaemonSetFixture;
+import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -77,7 +79,7 @@ class LeaderElectionIT {
   @BeforeEach
   void start() {
     cluster = new TestingCluster();
-    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
+    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
   }
 
   @AfterEach
@@ -101,8 +103,8 @@ class LeaderElectionIT {
   @Test
   void onlyTheLeaseHolderReconcilesAndTheStandbyTakesOverWithoutDuplicatingTheStall()
       throws Exception {
-    TestingRollout toolkit =
-        new TestingRollout(cluster.client, "gpu-operator", "toolkit", Instant.now())
+    DaemonSetFixture toolkit =
+        DaemonSetFixture.seed(cluster.client, "gpu-operator", "toolkit", Instant.now())
             .stalledOnFirstNode();
     Replica first = startReplica();
     Replica second = startReplica();
@@ -169,7 +171,7 @@ class LeaderElectionIT {
     assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
 
     // ... and reconciles what changes from then on.
-    new TestingRollout(cluster.client, "gpu-b", "driver", Instant.now()).stalledOnFirstNode();
+    DaemonSetFixture.seed(cluster.client, "gpu-b", "driver", Instant.now()).stalledOnFirstNode();
     toolkit.rolledBack();
     await()
         .atMost(WAIT)
@@ -210,7 +212,8 @@ class LeaderElectionIT {
                 .build())
         .create();
     // Stalled long ago: a reconciling operator would record it at once.
-    new TestingRollout(cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(
+            cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     Replica first = startReplica();
     Replica second = startReplica();
@@ -278,7 +281,8 @@ class LeaderElectionIT {
     assertThat(holder()).isEqualTo("stallwatch-other_1");
 
     // Stopped: a rollout that stalled long ago gets no RolloutStall from it.
-    new TestingRollout(cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(
+            cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     // An absence, watched for a while (a stopped operator has no informers to wake it up).
     await()

@@ -3,19 +3,13 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.testing.DaemonSetFixture;
+import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
-import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
-import io.fabric8.kubernetes.api.model.apps.DaemonSetStatusBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -56,7 +50,6 @@ class NodeEventsIT {
   private static final String NS = "node-events";
   private static final Duration WAIT = Duration.ofSeconds(30);
   private static final Duration SETTLED = Duration.ofSeconds(1);
-  private static final KubernetesSerialization JSON = new KubernetesSerialization();
 
   private static final ResourceID AGENT = new ResourceID("agent", NS);
   private static final ResourceID GPU_DRIVER = new ResourceID("gpu-driver", NS);
@@ -372,22 +365,8 @@ class NodeEventsIT {
 
   private void node(String name, Map<String, String> labels, String taint) {
     NodeBuilder node =
-        new NodeBuilder()
-            .withNewMetadata()
-            .withName(name)
-            .withCreationTimestamp(created.toString())
-            .withLabels(labels)
-            .endMetadata()
-            .withNewSpec()
-            .endSpec()
-            .withNewStatus()
-            .addNewCondition()
-            .withType("Ready")
-            .withStatus("True")
-            .withReason("KubeletReady")
-            .withLastHeartbeatTime(created.toString())
-            .withLastTransitionTime(created.toString())
-            .endCondition()
+        new NodeBuilder(KubeObjects.readyNode(name, labels, created))
+            .editStatus()
             .addNewCondition()
             .withType("MemoryPressure")
             .withStatus("False")
@@ -410,126 +389,6 @@ class NodeEventsIT {
   /** A DaemonSet complete on revision 1 with Running, Ready pods on {@code podNodes}. */
   private void daemonSet(
       String name, Map<String, String> nodeSelector, String tolerated, String... podNodes) {
-    String hash = name + "-1";
-    PodTemplateSpec template = template(name, nodeSelector, tolerated);
-    DaemonSet ds =
-        cluster
-            .client
-            .resource(
-                new DaemonSetBuilder()
-                    .withNewMetadata()
-                    .withNamespace(NS)
-                    .withName(name)
-                    .withGeneration(1L)
-                    .withCreationTimestamp(created.toString())
-                    .addToAnnotations("deprecated.daemonset.template.generation", "1")
-                    .endMetadata()
-                    .withNewSpec()
-                    .withNewSelector()
-                    .addToMatchLabels("app", name)
-                    .endSelector()
-                    .withTemplate(template)
-                    .withNewUpdateStrategy()
-                    .withType("RollingUpdate")
-                    .withNewRollingUpdate()
-                    .withNewMaxUnavailable(1)
-                    .endRollingUpdate()
-                    .endUpdateStrategy()
-                    .endSpec()
-                    .build())
-            .create();
-    String uid = ds.getMetadata().getUid();
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("template", JSON.convertValue(template, Map.class));
-    spec.put("$patch", "replace");
-    cluster
-        .client
-        .resource(
-            new ControllerRevisionBuilder()
-                .withNewMetadata()
-                .withNamespace(NS)
-                .withName(name + "-" + hash)
-                .withCreationTimestamp(created.toString())
-                .addToLabels("controller-revision-hash", hash)
-                .addNewOwnerReference()
-                .withApiVersion("apps/v1")
-                .withKind("DaemonSet")
-                .withName(name)
-                .withUid(uid)
-                .withController(true)
-                .endOwnerReference()
-                .endMetadata()
-                .withRevision(1L)
-                .withData(Map.of("spec", spec))
-                .build())
-        .create();
-    String since = created.plusSeconds(60).toString();
-    for (String node : podNodes) {
-      cluster
-          .client
-          .resource(
-              new PodBuilder()
-                  .withNewMetadata()
-                  .withNamespace(NS)
-                  .withName(name + "-" + node)
-                  .withCreationTimestamp(created.toString())
-                  .addToLabels("app", name)
-                  .addToLabels("controller-revision-hash", hash)
-                  .addToLabels("pod-template-generation", "1")
-                  .addNewOwnerReference()
-                  .withApiVersion("apps/v1")
-                  .withKind("DaemonSet")
-                  .withName(name)
-                  .withUid(uid)
-                  .withController(true)
-                  .endOwnerReference()
-                  .endMetadata()
-                  .withNewSpec()
-                  .withNodeName(node)
-                  .addNewContainer()
-                  .withName("main")
-                  .withImage("registry.example/" + name + ":1")
-                  .endContainer()
-                  .endSpec()
-                  .withNewStatus()
-                  .withPhase("Running")
-                  .addNewCondition()
-                  .withType("Ready")
-                  .withStatus("True")
-                  .withLastTransitionTime(since)
-                  .endCondition()
-                  .addNewContainerStatus()
-                  .withName("main")
-                  .withImage("registry.example/" + name + ":1")
-                  .withReady(true)
-                  .withRestartCount(0)
-                  .withNewState()
-                  .withNewRunning()
-                  .withStartedAt(since)
-                  .endRunning()
-                  .endState()
-                  .endContainerStatus()
-                  .endStatus()
-                  .build())
-          .create();
-    }
-    DaemonSet current = cluster.client.apps().daemonSets().inNamespace(NS).withName(name).get();
-    int pods = podNodes.length;
-    current.setStatus(
-        new DaemonSetStatusBuilder()
-            .withDesiredNumberScheduled(pods)
-            .withCurrentNumberScheduled(pods)
-            .withNumberReady(pods)
-            .withUpdatedNumberScheduled(pods)
-            .withNumberAvailable(pods)
-            .withNumberMisscheduled(0)
-            .withObservedGeneration(1L)
-            .build());
-    cluster.client.resource(current).updateStatus();
-  }
-
-  private static PodTemplateSpec template(
-      String name, Map<String, String> nodeSelector, String tolerated) {
     List<Toleration> tolerations =
         tolerated == null
             ? List.of()
@@ -539,18 +398,12 @@ class NodeEventsIT {
                     .withOperator("Exists")
                     .withEffect("NoSchedule")
                     .build());
-    return new PodTemplateSpecBuilder()
-        .withNewMetadata()
-        .addToLabels("app", name)
-        .endMetadata()
-        .withNewSpec()
-        .withNodeSelector(nodeSelector)
-        .withTolerations(tolerations)
-        .addNewContainer()
-        .withName("main")
-        .withImage("registry.example/" + name + ":1")
-        .endContainer()
-        .endSpec()
-        .build();
+    DaemonSetFixture ds =
+        new DaemonSetFixture(cluster.client, NS, name).scheduling(nodeSelector, tolerations);
+    int pods = podNodes.length;
+    ds.daemonSet(1, pods, pods, pods);
+    for (String node : podNodes) {
+      ds.readyPod(node, 1, created.plusSeconds(60));
+    }
   }
 }

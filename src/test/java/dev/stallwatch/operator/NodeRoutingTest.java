@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirementBuilder;
@@ -13,6 +14,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -155,22 +157,7 @@ class NodeRoutingTest {
   }
 
   private static Node node(String name, Map<String, String> labels) {
-    return new NodeBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withLabels(labels)
-        .withCreationTimestamp("2026-12-01T00:00:00Z")
-        .endMetadata()
-        .withNewSpec()
-        .endSpec()
-        .withNewStatus()
-        .addNewCondition()
-        .withType("Ready")
-        .withStatus("True")
-        .withLastTransitionTime("2026-12-01T00:00:00Z")
-        .endCondition()
-        .endStatus()
-        .build();
+    return KubeObjects.readyNode(name, labels, Instant.parse("2026-12-01T00:00:00Z"));
   }
 
   private static Node taint(Node n, String key) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.NodeView;
+import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import java.util.Collection;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -22,13 +22,7 @@ class NodeViewsCacheTest {
       };
 
   private static Node node(String name, String resourceVersion, String created) {
-    return new NodeBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withResourceVersion(resourceVersion)
-        .withCreationTimestamp(created)
-        .endMetadata()
-        .build();
+    return KubeObjects.versionedNode(name, resourceVersion, created);
   }
 
   private void informerPuts(Node node) {

@@ -7,6 +7,8 @@ import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.RevisionRestorer;
 import dev.stallwatch.rollback.RollbackTarget;
+import dev.stallwatch.testing.DaemonSetFixture;
+import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -17,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class SeedStallLifecycleIT {
-  private static final String NS = TestingRollout.NS;
-  private static final String NAME = TestingRollout.DS;
+  private static final String NS = Seed.NS;
+  private static final String NAME = Seed.DS;
   // The mock stamps creationTimestamp itself: the stall must come from the reconciler
   // rescheduling itself for the instant the node crosses stall-after, not from old timestamps.
   private static final Duration STALL_AFTER = Duration.ofSeconds(3);
@@ -51,20 +53,20 @@ class SeedStallLifecycleIT {
 
   @Test
   void anUnpullableImageBecomesARolloutStallAMetricAndAnEventThenARollbackResolvesIt() {
-    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
-    TestingRollout rollout =
-        new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+    DaemonSetFixture rollout =
+        DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
             .stalledOnFirstNode();
     startOperator();
 
     RolloutStall stall =
         await().atMost(Duration.ofSeconds(20)).until(() -> cluster.active(NS), s -> s != null);
-    assertThat(stall.getMetadata().getName()).isEqualTo(NAME + "-" + TestingRollout.NEW_HASH);
+    assertThat(stall.getMetadata().getName()).isEqualTo(NAME + "-" + Seed.NEW_HASH);
     assertThat(stall.getSpec().daemonSet()).isEqualTo(NAME);
     assertThat(stall.getStatus().node()).isEqualTo("gpu-node-1");
     assertThat(stall.getStatus().cause()).isEqualTo("ImagePull");
-    assertThat(stall.getStatus().oldRevision().hash()).isEqualTo(TestingRollout.OLD_HASH);
-    assertThat(stall.getStatus().newRevision().hash()).isEqualTo(TestingRollout.NEW_HASH);
+    assertThat(stall.getStatus().oldRevision().hash()).isEqualTo(Seed.OLD_HASH);
+    assertThat(stall.getStatus().newRevision().hash()).isEqualTo(Seed.NEW_HASH);
     assertThat(stall.getStatus().ready()).isEqualTo("2/3");
     assertThat(stall.getStatus().split().summary()).isEqualTo("2 old / 0 new / 1 none");
     // Which nodes run which spec: the question the stall answers at a glance.
@@ -91,7 +93,7 @@ class SeedStallLifecycleIT {
         .contains("gpu-node-1")
         .contains("ImagePull")
         .contains("suspect NewRevision: rollback would help")
-        .contains(TestingRollout.NEW_HASH);
+        .contains(Seed.NEW_HASH);
 
     rollout.rolledBack();
 
@@ -99,7 +101,7 @@ class SeedStallLifecycleIT {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () -> {
-              RolloutStall resolved = stall(NAME + "-" + TestingRollout.NEW_HASH);
+              RolloutStall resolved = stall(NAME + "-" + Seed.NEW_HASH);
               assertThat(resolved.getStatus().phase()).isEqualTo("Resolved");
               assertThat(resolved.getStatus().resolvedAt()).isNotNull();
               assertThat(resolved.getStatus().conditions().get(0).getReason())
@@ -109,10 +111,7 @@ class SeedStallLifecycleIT {
               assertThat(resolved.getStatus().rollback())
                   .isEqualTo(
                       new RolloutStallStatus.Rollback(
-                          TestingRollout.NEW_HASH,
-                          TestingRollout.OLD_HASH,
-                          resolved.getStatus().resolvedAt(),
-                          null));
+                          Seed.NEW_HASH, Seed.OLD_HASH, resolved.getStatus().resolvedAt(), null));
             });
     await()
         .atMost(Duration.ofSeconds(10))
@@ -126,8 +125,8 @@ class SeedStallLifecycleIT {
 
   @Test
   void stallwatchUndoResolvesTheStallAndIsRecordedOnIt() {
-    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
-    new TestingRollout(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator();
     await().atMost(Duration.ofSeconds(20)).until(() -> cluster.active(NS), s -> s != null);
@@ -140,17 +139,14 @@ class SeedStallLifecycleIT {
         .atMost(Duration.ofSeconds(20))
         .untilAsserted(
             () -> {
-              RolloutStallStatus s = stall(NAME + "-" + TestingRollout.NEW_HASH).getStatus();
+              RolloutStallStatus s = stall(NAME + "-" + Seed.NEW_HASH).getStatus();
               assertThat(s.phase()).isEqualTo(RolloutStallStatus.RESOLVED);
               assertThat(s.conditions().get(0).getReason()).isEqualTo("RolledBack");
               assertThat(s.conditions().get(0).getMessage()).endsWith("by stallwatch undo");
               assertThat(s.rollback())
                   .isEqualTo(
                       new RolloutStallStatus.Rollback(
-                          TestingRollout.NEW_HASH,
-                          TestingRollout.OLD_HASH,
-                          undoneAt.toString(),
-                          "stallwatch undo"));
+                          Seed.NEW_HASH, Seed.OLD_HASH, undoneAt.toString(), "stallwatch undo"));
             });
     await()
         .atMost(Duration.ofSeconds(10))

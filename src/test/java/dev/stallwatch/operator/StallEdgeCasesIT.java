@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testing.DaemonSetFixture;
+import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
@@ -28,7 +30,7 @@ class StallEdgeCasesIT {
   @BeforeEach
   void start() {
     cluster = new TestingCluster();
-    TestingRollout.gpuNodes(cluster.client, Instant.now().minusSeconds(86400));
+    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
   }
 
   @AfterEach
@@ -48,14 +50,15 @@ class StallEdgeCasesIT {
             cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
   }
 
-  private TestingRollout stalled(String namespace, String name) {
-    return new TestingRollout(cluster.client, namespace, name, Instant.now()).stalledOnFirstNode();
+  private DaemonSetFixture stalled(String namespace, String name) {
+    return DaemonSetFixture.seed(cluster.client, namespace, name, Instant.now())
+        .stalledOnFirstNode();
   }
 
   @Test
   void aNodeTheControllerCannotCreateAPodOnIsExplainedByItsFailedCreateEvent() {
-    TestingRollout rollout =
-        new TestingRollout(
+    DaemonSetFixture rollout =
+        DaemonSetFixture.seed(
                 cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
             .stalledOnFirstNode();
     cluster.client.pods().inNamespace("gpu-operator").withName("toolkit-gpu-node-1").delete();
@@ -128,7 +131,7 @@ class StallEdgeCasesIT {
 
   @Test
   void aRestartMidStallNeitherDuplicatesNorLosesTheStallAndKeepsStalledSince() {
-    TestingRollout rollout = stalled("gpu-operator", "toolkit");
+    DaemonSetFixture rollout = stalled("gpu-operator", "toolkit");
     startOperator();
     RolloutStall before =
         await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);

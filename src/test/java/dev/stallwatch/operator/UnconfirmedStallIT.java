@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.sim.SimClock;
+import dev.stallwatch.testing.DaemonSetFixture;
+import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -29,8 +31,8 @@ import org.junit.jupiter.api.Test;
  * only when the test moves it, so "nothing recorded yet" holds however long the real wait.
  */
 class UnconfirmedStallIT {
-  private static final String NS = TestingRollout.NS;
-  private static final String DS = TestingRollout.DS;
+  private static final String NS = Seed.NS;
+  private static final String DS = Seed.DS;
   private static final ResourceID ID = new ResourceID(DS, NS);
   private static final Duration STALL_AFTER = Duration.ofSeconds(10);
   private static final Duration WAIT = Duration.ofSeconds(30);
@@ -40,15 +42,15 @@ class UnconfirmedStallIT {
   private KubernetesClient client;
   private StallwatchOperator operator;
   private final ReconcileCounter counter = new ReconcileCounter();
-  private TestingRollout rollout;
+  private DaemonSetFixture rollout;
 
   @BeforeEach
   void start() {
     clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     api = new EmbeddedApiServer(clock, Path.of("crd")).start();
     client = api.client();
-    TestingRollout.gpuNodes(client, clock.instant().minus(Duration.ofDays(1)));
-    rollout = new TestingRollout(client, NS, DS, clock.instant()).settled();
+    DaemonSetFixture.seed(client, Seed.NS, Seed.DS, clock.instant()).nodes(Seed.NODES);
+    rollout = DaemonSetFixture.seed(client, NS, DS, clock.instant()).settled();
     OperatorSettings settings =
         new OperatorSettings(Set.of(), STALL_AFTER, Duration.ofHours(24), 0, false, null);
     operator =
@@ -122,7 +124,7 @@ class UnconfirmedStallIT {
     awaitLooks(3);
     assertThat(stalls()).hasSize(1);
     RolloutStall stall = stalls().get(0);
-    assertThat(stall.getSpec().revision()).isEqualTo(TestingRollout.NEW_HASH);
+    assertThat(stall.getSpec().revision()).isEqualTo(Seed.NEW_HASH);
     assertThat(stall.getStatus().active()).isTrue();
     assertThat(stall.getStatus().cause()).isEqualTo("ImagePull");
     await("one RolloutStalled event").atMost(WAIT).until(() -> stalledEvents() >= 1);
@@ -145,7 +147,7 @@ class UnconfirmedStallIT {
     awaitLooks(3);
     assertThat(stalls()).hasSize(1);
     RolloutStall stall = stalls().get(0);
-    assertThat(stall.getSpec().revision()).isEqualTo(TestingRollout.OLD_HASH);
+    assertThat(stall.getSpec().revision()).isEqualTo(Seed.OLD_HASH);
     assertThat(stall.getStatus().active()).isTrue();
     assertThat(stall.getStatus().stalledSinceTime()).hasValue(deleted);
     assertThat(stall.getStatus().cause()).isEqualTo("NodeUnavailable");
@@ -170,7 +172,7 @@ class UnconfirmedStallIT {
         .until(() -> stalls().stream().anyMatch(s -> s.getStatus() != null));
     RolloutStall stall = stalls().get(0);
     assertThat(stalls()).hasSize(1);
-    assertThat(stall.getSpec().revision()).isEqualTo(TestingRollout.OLD_HASH);
+    assertThat(stall.getSpec().revision()).isEqualTo(Seed.OLD_HASH);
     assertThat(stall.getStatus().stalledSinceTime()).hasValue(deleted);
     assertThat(stall.getStatus().cause()).isEqualTo("NodeUnavailable");
   }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -38,7 +39,7 @@ class CliRealClusterIT {
 
   static final String STALL_AFTER = "10s";
 
-  static final String REVISION_HASH = "controller-revision-hash";
+  static final String REVISION_HASH = MetadataKeys.REVISION_HASH_LABEL;
 
   static RealCluster cluster;
 
@@ -170,8 +171,7 @@ class CliRealClusterIT {
     assertThat(undo.output()).contains("daemonset.apps/" + DS + " rolled back");
     DaemonSet restored = s.daemonSet(DS);
     assertThat(image(restored)).isEqualTo(V1);
-    assertThat(restored.getMetadata().getAnnotations())
-        .containsKey("stallwatch.dev/rolled-back-to");
+    assertThat(restored.getMetadata().getAnnotations()).containsKey(MetadataKeys.ROLLED_BACK_TO);
 
     RealCluster.Result wait = stallwatchWait(s);
     assertThat(wait.code()).as(wait.output()).isZero();

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Event;
 import java.time.Duration;
 import java.time.Instant;
@@ -87,7 +88,7 @@ final class FaultBed {
             .orElseThrow()
             .getMetadata()
             .getLabels()
-            .get("controller-revision-hash");
+            .get(MetadataKeys.REVISION_HASH_LABEL);
   }
 
   /**
@@ -97,7 +98,9 @@ final class FaultBed {
   Instant healthyStallDue(String revisionHash) {
     return scenario.pods(HEALTHY).stream()
         .filter(
-            p -> revisionHash.equals(p.getMetadata().getLabels().get("controller-revision-hash")))
+            p ->
+                revisionHash.equals(
+                    p.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL)))
         .map(p -> Instant.parse(p.getMetadata().getCreationTimestamp()))
         .min(Instant::compareTo)
         .orElse(Instant.EPOCH)

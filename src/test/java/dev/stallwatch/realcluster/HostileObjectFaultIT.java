@@ -108,20 +108,11 @@ class HostileObjectFaultIT {
         "accepted (pods carry them too); rolled out, watched; the operator's pod cache drops them");
 
     // A node with 200 labels.
-    String node = s.nodes().get(0);
-    Conflicts.retry(
-        () ->
-            cluster
-                .admin()
-                .nodes()
-                .withName(node)
-                .edit(
-                    n -> {
-                      for (int i = 0; i < 200; i++) {
-                        n.getMetadata().getLabels().put("hostile.example.com/l" + i, "v" + i);
-                      }
-                      return n;
-                    }));
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (int i = 0; i < 200; i++) {
+      labels.put("hostile.example.com/l" + i, "v" + i);
+    }
+    s.labels(s.nodes().get(0), labels);
     outcome.put("a node with 200 labels", "accepted; nothing changes for the DaemonSets on it");
 
     // A DaemonSet whose selector matches a Deployment's pods, and a pod that never gets a node.

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallSpec;
 import dev.stallwatch.deploy.NativeHelm;
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -52,7 +53,7 @@ class OperatorKillFaultIT {
             .orElseThrow()
             .getMetadata()
             .getLabels()
-            .get("controller-revision-hash");
+            .get(MetadataKeys.REVISION_HASH_LABEL);
     RolloutStall bare = new RolloutStall();
     bare.setMetadata(
         new ObjectMetaBuilder()
@@ -60,7 +61,7 @@ class OperatorKillFaultIT {
             .withName(FaultBed.HEALTHY + "-" + hash)
             .withLabels(
                 Map.of(
-                    "stallwatch.dev/daemonset",
+                    MetadataKeys.DAEMONSET_LABEL,
                     FaultBed.HEALTHY,
                     "app.kubernetes.io/managed-by",
                     "stallwatch"))

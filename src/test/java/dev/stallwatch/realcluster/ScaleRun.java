@@ -53,30 +53,6 @@ public final class ScaleRun {
       Path dir,
       long seed,
       boolean jfr) {
-    Options(
-        int nodes,
-        int daemonSets,
-        int stalls,
-        int ordinaryPods,
-        Duration stallAfter,
-        Duration steady,
-        String operatorHeap,
-        Path ksm,
-        Path dir,
-        long seed) {
-      this(
-          nodes,
-          daemonSets,
-          stalls,
-          ordinaryPods,
-          stallAfter,
-          steady,
-          operatorHeap,
-          ksm,
-          dir,
-          seed,
-          false);
-    }
 
     static Options forSize(int nodes, int daemonSets, Path dir, Path ksm) {
       return new Options(
@@ -89,7 +65,8 @@ public final class ScaleRun {
           "1g",
           ksm,
           dir,
-          12);
+          12,
+          false);
     }
   }
 

@@ -25,7 +25,17 @@ class ScaleSmokeIT {
     Path ksm = KubeStateMetrics.built();
     var options =
         new ScaleRun.Options(
-            100, 2, 4, 20, Duration.ofSeconds(10), Duration.ofSeconds(10), "256m", ksm, dir, 12);
+            100,
+            2,
+            4,
+            20,
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(10),
+            "256m",
+            ksm,
+            dir,
+            12,
+            false);
 
     ScaleResult r = ScaleRun.run(options);
 

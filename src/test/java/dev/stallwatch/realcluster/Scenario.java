@@ -235,6 +235,11 @@ public final class Scenario {
 
   /** Labels a node; with kwok's Stages, {@code stallwatch.dev/kwok-node-state} steers it. */
   public void label(String node, String key, String value) {
+    labels(node, Map.of(key, value));
+  }
+
+  /** Adds {@code labels} to a node in one edit ({@code kubectl label}). */
+  public void labels(String node, Map<String, String> labels) {
     Conflicts.retry(
         () ->
             cluster
@@ -243,7 +248,7 @@ public final class Scenario {
                 .withName(node)
                 .edit(
                     n -> {
-                      n.getMetadata().getLabels().put(key, value);
+                      n.getMetadata().getLabels().putAll(labels);
                       return n;
                     }));
   }

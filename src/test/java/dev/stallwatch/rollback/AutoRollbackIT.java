@@ -9,8 +9,8 @@ import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.sim.SimClock;
-import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
+import dev.stallwatch.testing.DaemonSetFixture;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -85,13 +85,13 @@ class AutoRollbackIT {
     AutoRollback.Outcome early = auto.apply(ds(), stalled, List.of(), now);
     assertThat(early.rolledBack()).isFalse();
     assertThat(early.decision().recheckAt()).isEqualTo(stalled.stalledSince().plus(DELAY));
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+    assertThat(image()).isEqualTo(toolkit.image(2));
 
     Instant due = stalled.stalledSince().plus(DELAY);
     AutoRollback.Outcome fired = auto.apply(ds(), verdict(due), List.of(), due);
     assertThat(fired.rolledBack()).isTrue();
     assertThat(fired.result().to().number()).isEqualTo(1);
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(image()).isEqualTo(toolkit.image(1));
     assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations()))
         .contains(new RollbackRecord(toolkit.hash(2), toolkit.hash(1), due, AutoRollback.BY));
 
@@ -104,7 +104,7 @@ class AutoRollbackIT {
     RolloutVerdict afterwards = verdict(later);
     AutoRollback.Outcome again = auto.apply(ds(), afterwards, List.of(), later);
     assertThat(again.rolledBack()).isFalse();
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(1));
+    assertThat(image()).isEqualTo(toolkit.image(1));
     assertThat(afterwards.phase()).isEqualTo(Phase.Stalled);
     assertThat(afterwards.newRevision().hash()).isEqualTo(toolkit.hash(1));
     assertThat(again.decision().reason()).contains("never rolling back a rollback");
@@ -125,7 +125,7 @@ class AutoRollbackIT {
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.decision().reason())
         .contains("revision " + toolkit.hash(2) + " was already rolled back once");
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+    assertThat(image()).isEqualTo(toolkit.image(2));
   }
 
   @Test
@@ -136,7 +136,7 @@ class AutoRollbackIT {
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.result()).isNull();
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+    assertThat(image()).isEqualTo(toolkit.image(2));
     assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations())).isEmpty();
   }
 
@@ -147,7 +147,7 @@ class AutoRollbackIT {
     Instant late = clock.instant().plus(Duration.ofHours(2));
 
     assertThat(off.apply(ds(), verdict(late), List.of(), late).rolledBack()).isFalse();
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+    assertThat(image()).isEqualTo(toolkit.image(2));
   }
 
   @Test
@@ -163,7 +163,7 @@ class AutoRollbackIT {
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.refusal()).contains("no longer runs revision " + toolkit.hash(2));
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(3));
+    assertThat(image()).isEqualTo(toolkit.image(3));
   }
 
   @Test
@@ -190,6 +190,6 @@ class AutoRollbackIT {
       assertThat(outcome.decision().rollBack()).isTrue();
       assertThat(outcome.refusal()).startsWith("could not roll back gpu/toolkit: ");
     }
-    assertThat(image()).isEqualTo(DaemonSetFixture.image(2));
+    assertThat(image()).isEqualTo(toolkit.image(2));
   }
 }

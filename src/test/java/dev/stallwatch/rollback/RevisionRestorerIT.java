@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stallwatch.rollback.RollbackResult.Outcome;
 import dev.stallwatch.rollback.RollbackResult.RevisionSummaryLine;
-import dev.stallwatch.testcluster.DaemonSetFixture;
 import dev.stallwatch.testcluster.TestApiServer;
+import dev.stallwatch.testing.DaemonSetFixture;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
@@ -50,9 +50,9 @@ class RevisionRestorerIT {
     assertThat(result.outcome()).isEqualTo(Outcome.ROLLED_BACK);
     assertThat(result.from()).isEqualTo(new RevisionSummaryLine(2, ds.hash(2)));
     assertThat(result.to()).isEqualTo(new RevisionSummaryLine(1, ds.hash(1)));
-    assertThat(result.fromImages()).containsExactly(DaemonSetFixture.image(2));
-    assertThat(result.toImages()).containsExactly(DaemonSetFixture.image(1));
-    assertThat(images()).containsExactly(DaemonSetFixture.image(1));
+    assertThat(result.fromImages()).containsExactly(ds.image(2));
+    assertThat(result.toImages()).containsExactly(ds.image(1));
+    assertThat(images()).containsExactly(ds.image(1));
     assertThat(read().getSpec().getTemplate()).isEqualTo(ds.template(1));
     assertThat(RollbackRecord.fromAnnotations(read().getMetadata().getAnnotations()))
         .contains(new RollbackRecord(ds.hash(2), ds.hash(1), NOW, "stallwatch undo"));
@@ -66,7 +66,7 @@ class RevisionRestorerIT {
 
     assertThat(result.outcome()).isEqualTo(Outcome.ROLLED_BACK);
     assertThat(result.to().number()).isEqualTo(1);
-    assertThat(images()).containsExactly(DaemonSetFixture.image(1));
+    assertThat(images()).containsExactly(ds.image(1));
   }
 
   @Test
@@ -98,9 +98,9 @@ class RevisionRestorerIT {
     RollbackResult result = undo(RollbackTarget.previous(), true);
 
     assertThat(result.outcome()).isEqualTo(Outcome.WOULD_ROLL_BACK);
-    assertThat(result.toImages()).containsExactly(DaemonSetFixture.image(1));
+    assertThat(result.toImages()).containsExactly(ds.image(1));
     assertThat(read().getMetadata().getResourceVersion()).isEqualTo(before);
-    assertThat(images()).containsExactly(DaemonSetFixture.image(2));
+    assertThat(images()).containsExactly(ds.image(2));
   }
 
   @Test
@@ -132,7 +132,7 @@ class RevisionRestorerIT {
     assertThatThrownBy(() -> undo(RollbackTarget.previous(), false))
         .isInstanceOf(RollbackRefusedException.class)
         .hasMessageContaining("the DaemonSet's template matches no ControllerRevision yet");
-    assertThat(images()).containsExactly(DaemonSetFixture.image(3));
+    assertThat(images()).containsExactly(ds.image(3));
 
     ds.revision(3); // the controller catches up: revision 2 is the previous one again
     assertThat(undo(RollbackTarget.previous(), false).to())
@@ -162,7 +162,7 @@ class RevisionRestorerIT {
     assertThatThrownBy(() -> undo(RollbackTarget.hash(ds.hash(1), ds.hash(2)), false))
         .isInstanceOf(RollbackRefusedException.class)
         .hasMessageContaining("no longer runs revision " + ds.hash(2));
-    assertThat(images()).containsExactly(DaemonSetFixture.image(3));
+    assertThat(images()).containsExactly(ds.image(3));
   }
 
   @Test
@@ -172,7 +172,7 @@ class RevisionRestorerIT {
     RollbackResult result = undo(RollbackTarget.hash(ds.hash(1), ds.hash(2)), false);
 
     assertThat(result.outcome()).isEqualTo(Outcome.ROLLED_BACK);
-    assertThat(images()).containsExactly(DaemonSetFixture.image(1));
+    assertThat(images()).containsExactly(ds.image(1));
   }
 
   @Test
@@ -196,6 +196,6 @@ class RevisionRestorerIT {
     RollbackResult result = undo(RollbackTarget.previous(), false);
 
     assertThat(result.outcome()).isEqualTo(Outcome.ROLLED_BACK);
-    assertThat(images()).containsExactly(DaemonSetFixture.image(1));
+    assertThat(images()).containsExactly(ds.image(1));
   }
 }

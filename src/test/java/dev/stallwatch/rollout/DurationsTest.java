@@ -57,4 +57,10 @@ class DurationsTest {
   void goTextIsGosDurationString(long seconds, String printed) {
     assertThat(Durations.go(Duration.ofSeconds(seconds))).isEqualTo(printed);
   }
+
+  @ParameterizedTest(name = "{0}s reads {1} on the demo's clock")
+  @CsvSource({"-3, 00:00", "0, 00:00", "59, 00:59", "90, 01:30", "4505, 75:05"})
+  void clockTextIsMinutesAndSeconds(long seconds, String printed) {
+    assertThat(Durations.clock(Duration.ofSeconds(seconds))).isEqualTo(printed);
+  }
 }

@@ -89,6 +89,20 @@ class PodStateTest {
   }
 
   @Test
+  void aFinishedPodBeingDeletedKeepsTheStateItEndedIn() {
+    PodView.ContainerStatus error =
+        new PodView.ContainerStatus("c", "img", false, 0, null, null, false, "Error", 1, null);
+    assertThat(PodState.of(pod("Succeeded", null, NOW, null, null, List.of(completed("c")))))
+        .isEqualTo("Completed");
+    assertThat(PodState.of(pod("Failed", null, NOW, null, null, List.of(error))))
+        .isEqualTo("Error");
+    assertThat(PodState.of(pod("Failed", "NodeLost", NOW, null, null, List.of(error))))
+        .isEqualTo("Unknown");
+    assertThat(PodState.of(pod("Pending", null, NOW, null, null, List.of(waiting("c", "X")))))
+        .isEqualTo("Terminating");
+  }
+
+  @Test
   void noPodIsADash() {
     assertThat(PodState.of(null)).isEqualTo("-");
   }

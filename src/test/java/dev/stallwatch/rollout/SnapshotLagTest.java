@@ -111,7 +111,7 @@ class SnapshotLagTest {
             "ns",
             "other-pod",
             "uid-p",
-            java.util.Map.of("controller-revision-hash", "y"),
+            java.util.Map.of(MetadataKeys.REVISION_HASH_LABEL, "y"),
             new OwnerRef("DaemonSet", "other", "uid-other"),
             "n1",
             "n1",

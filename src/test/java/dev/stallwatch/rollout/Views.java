@@ -166,8 +166,8 @@ final class Views {
 
     PodView build() {
       Map<String, String> labels = new HashMap<>();
-      labels.put("controller-revision-hash", revision);
-      labels.put("pod-template-generation", revision.equals("new") ? "2" : "1");
+      labels.put(MetadataKeys.REVISION_HASH_LABEL, revision);
+      labels.put(MetadataKeys.TEMPLATE_GENERATION_LABEL, revision.equals("new") ? "2" : "1");
       return new PodView(
           "ns",
           "ds-" + node + "-" + revision,

@@ -2,6 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -145,7 +146,9 @@ class UpstreamUpdateIT {
     String hash = h.currentHash();
     // two new pods are unavailable (the budget is spent); two old pods lose readiness
     h.setPodReadiness(
-        false, 2, p -> !hash.equals(p.getMetadata().getLabels().get("controller-revision-hash")));
+        false,
+        2,
+        p -> !hash.equals(p.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL)));
     h.expectSync(0, 2);
     h.expectSync(2, 0);
     h.markPodsReady();
@@ -178,7 +181,8 @@ class UpstreamUpdateIT {
     String hash = h.currentHash();
     Map<String, Long> updatedPerNode =
         h.pods().stream()
-            .filter(p -> hash.equals(p.getMetadata().getLabels().get("controller-revision-hash")))
+            .filter(
+                p -> hash.equals(p.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL)))
             .collect(Collectors.groupingBy(PodPlacement::targetNode, Collectors.counting()));
     h.setPodReadiness(true, 2, p -> isNew(p, hash));
     h.setPodReadiness(
@@ -244,6 +248,6 @@ class UpstreamUpdateIT {
   }
 
   static boolean isNew(Pod p, String hash) {
-    return hash.equals(p.getMetadata().getLabels().get("controller-revision-hash"));
+    return hash.equals(p.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL));
   }
 }

@@ -1,9 +1,12 @@
 package dev.stallwatch.testing;
 
+import dev.stallwatch.rollout.MetadataKeys;
+import dev.stallwatch.sim.ScenarioObjects;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -14,7 +17,6 @@ import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,44 +24,41 @@ import java.util.Map;
 /**
  * The one place tests build the objects of a DaemonSet rollout as the controllers leave them: a
  * Ready node, the DaemonSet, its pod template, the controller owner reference, a
- * ControllerRevision, a pod's metadata and its container's status. The fixtures that write whole
- * stories into an API server ({@code operator/TestingRollout}, {@code
- * testcluster/DaemonSetFixture}) build their objects here.
+ * ControllerRevision, a pod's metadata and its container's status. {@link DaemonSetFixture}, which
+ * writes whole rollouts into an API server, builds its objects here.
  */
 public final class KubeObjects {
-  /** The annotation the DaemonSet controller keeps the template generation in. */
-  public static final String TEMPLATE_GENERATION = "deprecated.daemonset.template.generation";
-
-  /** The label naming a pod's (and a ControllerRevision's) revision hash. */
-  public static final String REVISION_HASH = "controller-revision-hash";
-
-  /** The label naming a pod's template generation. */
-  public static final String POD_TEMPLATE_GENERATION = "pod-template-generation";
-
   /** The container every test template runs. */
   public static final String CONTAINER = "toolkit";
 
-  private static final KubernetesSerialization JSON = new KubernetesSerialization();
-
   private KubeObjects() {}
 
-  /** A node with these labels, created (and Ready since) {@code created}. */
+  /**
+   * A node as the kubelet reports it ({@link ScenarioObjects#node}: capacity, hostname and os
+   * labels, no GPUs) with these labels besides, created and Ready since {@code created}.
+   */
   public static Node readyNode(String name, Map<String, String> labels, Instant created) {
+    Node node = ScenarioObjects.node(name, 0);
+    node.getMetadata().getLabels().putAll(labels);
+    node.getMetadata().setCreationTimestamp(created.toString());
+    for (NodeCondition condition : node.getStatus().getConditions()) {
+      condition.setLastHeartbeatTime(created.toString());
+      condition.setLastTransitionTime(created.toString());
+    }
+    return node;
+  }
+
+  /**
+   * A node of only its metadata: name, {@code resourceVersion} and creation time, as a cache test
+   * puts it in and reads it back (the version tells one state of the node from the next).
+   */
+  public static Node versionedNode(String name, String resourceVersion, String created) {
     return new NodeBuilder()
         .withNewMetadata()
         .withName(name)
-        .withLabels(new LinkedHashMap<>(labels))
-        .withCreationTimestamp(created.toString())
+        .withResourceVersion(resourceVersion)
+        .withCreationTimestamp(created)
         .endMetadata()
-        .withNewSpec()
-        .endSpec()
-        .withNewStatus()
-        .addNewCondition()
-        .withType("Ready")
-        .withStatus("True")
-        .withLastTransitionTime(created.toString())
-        .endCondition()
-        .endStatus()
         .build();
   }
 
@@ -93,7 +92,7 @@ public final class KubeObjects {
         .withName(name)
         .withGeneration(generation)
         .withCreationTimestamp(created.toString())
-        .addToAnnotations(TEMPLATE_GENERATION, String.valueOf(generation))
+        .addToAnnotations(MetadataKeys.TEMPLATE_GENERATION_ANNOTATION, String.valueOf(generation))
         .endMetadata()
         .withNewSpec()
         .withNewSelector()
@@ -119,18 +118,6 @@ public final class KubeObjects {
         .withUid(uid)
         .withController(true)
         .build();
-  }
-
-  /**
-   * A revision's data as upstream stores it: a strategic-merge patch {@code
-   * {"spec":{"template":{…,"$patch":"replace"}}}}.
-   */
-  public static Map<String, Object> revisionData(PodTemplateSpec template) {
-    @SuppressWarnings("unchecked")
-    Map<String, Object> replaced =
-        new LinkedHashMap<>((Map<String, Object>) JSON.convertValue(template, Map.class));
-    replaced.put("$patch", "replace");
-    return Map.of("spec", Map.of("template", replaced));
   }
 
   /**
@@ -175,8 +162,8 @@ public final class KubeObjects {
         .withName(daemonSet + "-" + node)
         .withCreationTimestamp(created.toString())
         .addToLabels("app", daemonSet)
-        .addToLabels(REVISION_HASH, hash)
-        .addToLabels(POD_TEMPLATE_GENERATION, String.valueOf(generation))
+        .addToLabels(MetadataKeys.REVISION_HASH_LABEL, hash)
+        .addToLabels(MetadataKeys.TEMPLATE_GENERATION_LABEL, String.valueOf(generation))
         .withOwnerReferences(owner)
         .build();
   }
@@ -189,6 +176,7 @@ public final class KubeObjects {
         .withName(CONTAINER)
         .withImage(image)
         .withReady(true)
+        .withRestartCount(0)
         .withNewState()
         .withNewRunning()
         .withStartedAt(startedAt)
@@ -203,6 +191,7 @@ public final class KubeObjects {
         .withName(CONTAINER)
         .withImage(image)
         .withReady(false)
+        .withRestartCount(0)
         .withNewState()
         .withNewWaiting()
         .withReason(reason)
