@@ -41,6 +41,8 @@ public final class CacheFootprint {
       kubeletPods.add(asKubeletWritesIt(f.pods.get(i), i));
     }
 
+    KEPT.add(f);
+    KEPT.add(kubeletPods);
     long before = usedAfterGc();
     CacheHolding holding = new CacheHolding();
     for (Pod p : kubeletPods) {
@@ -55,7 +57,24 @@ public final class CacheFootprint {
     holding.viewAll();
     report("node: all the operator holds", n, before);
     KEPT.add(holding);
+    // The scale run's shape: 10 DaemonSets, so every node has 10 pods (the node index's set per
+    // node is shared by them): the pods of n / 10 nodes, once per DaemonSet.
+    before = usedAfterGc();
+    CacheHolding tenDaemonSets = new CacheHolding();
+    for (int ds = 0; ds < 10; ds++) {
+      for (int i = 0; i < n / 10; i++) {
+        tenDaemonSets.addPod(deserialised(ofDaemonSet(kubeletPods.get(i), ds)));
+      }
+    }
+    tenDaemonSets.viewAll();
+    report("pod: the same, 10 DS per node", n / 10 * 10, before);
+    KEPT.add(tenDaemonSets);
 
+    measure(
+        "cached pod with its view, own str.",
+        n,
+        kubeletPods,
+        p -> CacheHolding.cachedPod(deserialised(p)));
     measure("pruned pod, own strings", n, kubeletPods, p -> CachePruning.pod(deserialised(p)));
     List<Object> pruned =
         measure("pruned pod, shared strings", n, kubeletPods, p -> CachePruning.pod(p));
@@ -75,7 +94,7 @@ public final class CacheFootprint {
     }
     measure(
         "pruned node, 200 labels, own str.", n, labelled, o -> CachePruning.node(deserialised(o)));
-    labelled = null;
+    KEPT.add(labelled);
     DaemonSetBuilder huge = new DaemonSetBuilder(RolloutFixture.daemonSet(2, n));
     for (int i = 0; i < 16; i++) {
       huge.editMetadata()
@@ -116,6 +135,21 @@ public final class CacheFootprint {
         .addNewHostIP(hostIp)
         .withQosClass("BestEffort")
         .endStatus()
+        .build();
+  }
+
+  /** The pod as DaemonSet {@code ds} of ten would have it: its own name, uid and owner. */
+  static Pod ofDaemonSet(Pod pod, int ds) {
+    String suffix = "-" + ds;
+    return new PodBuilder(pod)
+        .editMetadata()
+        .withName(pod.getMetadata().getName() + suffix)
+        .withUid(pod.getMetadata().getUid() + suffix)
+        .editFirstOwnerReference()
+        .withName(pod.getMetadata().getOwnerReferences().get(0).getName() + suffix)
+        .withUid(pod.getMetadata().getOwnerReferences().get(0).getUid() + suffix)
+        .endOwnerReference()
+        .endMetadata()
         .build();
   }
 

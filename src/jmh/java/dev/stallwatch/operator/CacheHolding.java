@@ -60,6 +60,11 @@ public final class CacheHolding {
     stores.nodeViews(() -> stores.nodes.values().toList());
   }
 
+  /** What the pod cache keeps of one pod: its identity, owners, target node, and its view. */
+  public static Object cachedPod(Pod pod) {
+    return CachedPod.of(pod);
+  }
+
   /** The cached (pruned) pods. */
   public List<Pod> cachedPods() {
     return stores.pods.values().toList();

@@ -193,7 +193,28 @@ public final class CachePruning {
       }
       kept.withNewStatus().withConditions(ready).withAllocatable(allocatable).endStatus();
     }
-    return kept.build();
+    Node pruned = kept.build();
+    if (pruned.getMetadata() != null) {
+      pruned.getMetadata().setLabels(compact(pruned.getMetadata().getLabels()));
+    }
+    return pruned;
+  }
+
+  /**
+   * A node's labels in an immutable map (two references per label, where a {@code LinkedHashMap}
+   * spends an entry object on each): a node may carry hundreds. Their order is not kept; nothing
+   * reads it. A map with a null key or value (JSON {@code null}) stays as it is.
+   */
+  private static Map<String, String> compact(Map<String, String> labels) {
+    if (labels == null) {
+      return null;
+    }
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      if (e.getKey() == null || e.getValue() == null) {
+        return labels;
+      }
+    }
+    return Map.copyOf(labels);
   }
 
   private static Taint taint(Taint t) {

@@ -54,8 +54,9 @@ final class RolloutEventSources {
 
   /** The caches' item stores, which also keep each cached object's view ({@link CachedViews}). */
   static final class Stores {
+    // A cached pod carries its view, made from the whole pod as it enters the cache.
     final CachedViews<Pod, PodView> pods =
-        new CachedViews<>(new PrunedStore<>(CachePruning::pod), KubeViews::pod);
+        CachedViews.carried(new PrunedStore<>(CachedPod::of), CachedPod::view);
     final CachedViews<Node, NodeView> nodes =
         new CachedViews<>(new PrunedStore<>(CachePruning::node), KubeViews::node, true);
     final CachedViews<ControllerRevision, RevisionView> revisions =
@@ -170,12 +171,13 @@ final class RolloutEventSources {
    * The node a DaemonSet pod belongs to, as the analyzer places it ({@link PodView#targetNode}):
    * {@code spec.nodeName}, else the node its required affinity pins (a pod the scheduler has not
    * bound yet, e.g. for lack of resources). Runs on the informer's thread for every pod event, so
-   * it reads only the spec ({@link KubeViews#targetNode(Pod)}), not the whole view. A pod whose
-   * view cannot be made (e.g. a malformed timestamp) is indexed under the same node; the analysis
-   * leaves it out and reports it.
+   * it reads only the spec ({@link KubeViews#targetNode(Pod)}), not the whole view; a cached pod,
+   * which keeps no spec, carries it ({@link CachedPod#targetNode}). A pod whose view cannot be made
+   * (e.g. a malformed timestamp) is indexed under the same node; the analysis leaves it out and
+   * reports it.
    */
   static List<String> targetNode(Pod pod) {
-    String node = KubeViews.targetNode(pod);
+    String node = CachedPod.targetNode(pod);
     return node.isEmpty() ? List.of() : List.of(node);
   }
 

@@ -109,7 +109,24 @@ class CachedFixturesTest {
       assertThat(RolloutEventSources.targetNode(original))
           .isEqualTo(v.targetNode().isEmpty() ? List.of() : List.of(v.targetNode()));
     }
+    // What the pod cache keeps: the view made on entry, and what its other readers read.
+    CachedPod cached = CachedPod.of(original);
+    assertThat(viewOrError(() -> CachedPod.view(cached))).isEqualTo(view);
+    assertThat(RolloutEventSources.targetNode(cached))
+        .isEqualTo(RolloutEventSources.targetNode(original));
+    assertThat(cached.getSpec()).isNull();
+    assertThat(cached.getStatus()).isNull();
     if (original.getMetadata() != null) {
+      assertThat(cached.getMetadata().getName()).isEqualTo(original.getMetadata().getName());
+      assertThat(cached.getMetadata().getNamespace())
+          .isEqualTo(original.getMetadata().getNamespace());
+      assertThat(cached.getMetadata().getUid()).isEqualTo(original.getMetadata().getUid());
+      assertThat(cached.getMetadata().getResourceVersion())
+          .isEqualTo(original.getMetadata().getResourceVersion());
+      assertThat(RolloutEventSources.owners(cached))
+          .isEqualTo(RolloutEventSources.owners(original));
+      assertThat(Mappers.fromOwnerReferences(DaemonSet.class).toPrimaryResourceIDs(cached))
+          .isEqualTo(Mappers.fromOwnerReferences(DaemonSet.class).toPrimaryResourceIDs(original));
       assertThat(RolloutEventSources.owners(pruned))
           .isEqualTo(RolloutEventSources.owners(original));
       assertThat(Mappers.fromOwnerReferences(DaemonSet.class).toPrimaryResourceIDs(pruned))
