@@ -8,13 +8,15 @@ import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A DaemonSet pod as the pod cache keeps it: the analyzer's view, made once from the whole pod when
  * it enters the cache, and of the pod itself only what the cache's other readers read — name,
  * namespace, uid and resourceVersion (the informer), owner references (JOSDK's mapper, the owner
  * index, {@code NodeRouting}) and the node it is meant for (the node index). Its spec and status
- * are null: every reader of a cached pod's contents goes through {@link #view(Pod)}.
+ * are null, its labels and annotations empty: every reader of a cached pod's contents goes through
+ * {@link #view(Pod)}. It is never written to (its empty collections are shared and immutable).
  *
  * <p>At 50,000 cached pods the fabric8 model of a pod, even pruned, cost ≈ 3 KB each (every model
  * object carries its own empty lists and maps); the view holds the same facts in ≈ 600 bytes.
@@ -41,7 +43,7 @@ final class CachedPod extends Pod {
       invalid = e.getMessage();
     }
     CachedPod cached = new CachedPod(view, invalid, KubeViews.targetNode(pruned));
-    cached.setAdditionalProperties(null);
+    cached.setAdditionalProperties(Map.of());
     cached.setApiVersion(pruned.getApiVersion());
     cached.setKind(pruned.getKind());
     cached.setMetadata(identity(pruned.getMetadata()));
@@ -73,11 +75,12 @@ final class CachedPod extends Pod {
       return null;
     }
     ObjectMeta kept = new ObjectMeta();
-    kept.setAdditionalProperties(null);
-    kept.setAnnotations(null);
-    kept.setLabels(null);
-    kept.setFinalizers(null);
-    kept.setManagedFields(null);
+    // Shared empty collections where the model would make one of each per object.
+    kept.setAdditionalProperties(Map.of());
+    kept.setAnnotations(Map.of());
+    kept.setLabels(Map.of());
+    kept.setFinalizers(List.of());
+    kept.setManagedFields(List.of());
     kept.setName(m.getName());
     kept.setNamespace(m.getNamespace());
     kept.setUid(m.getUid());
@@ -97,7 +100,7 @@ final class CachedPod extends Pod {
         continue;
       }
       OwnerReference o = new OwnerReference();
-      o.setAdditionalProperties(null);
+      o.setAdditionalProperties(Map.of());
       o.setApiVersion(ref.getApiVersion());
       o.setKind(ref.getKind());
       o.setName(ref.getName());
