@@ -280,7 +280,8 @@ final class NodeAssessor {
                 newPod(p),
                 !p.liveNew().isEmpty() && anyNotTerminal(p.liveOld()),
                 ds.template(),
-                split.oldTemplate()));
+                split.oldTemplate(),
+                split.nothingEarlier()));
     NodeRow row =
         new NodeRow(
             nodeName,

@@ -26,6 +26,7 @@ final class RevisionSplit {
   private final RevisionSummary newSummary;
   private final RevisionSummary oldSummary;
   private final PodTemplateView oldTemplate;
+  private final boolean nothingEarlier;
   private final java.time.Instant rolloutStart;
   // Each given pod's newness, decided once: the analysis asks it several times per pod.
   private final Map<PodView, Boolean> newness;
@@ -48,6 +49,7 @@ final class RevisionSplit {
     this.newSummary = summarizeNew(pods);
     this.rolloutStart = rolloutStart(newRevision, revisions);
     RevisionView oldRevision = pickOld(revisions, oldPods).orElse(null);
+    this.nothingEarlier = newRevision != null && oldRevision == null && oldPods.isEmpty();
     if (oldRevision != null) {
       this.oldSummary = summarize(oldRevision);
       this.oldTemplate = oldRevision.template();
@@ -87,6 +89,15 @@ final class RevisionSplit {
   /** The old revision's template, when a ControllerRevision stores it. */
   PodTemplateView oldTemplate() {
     return oldTemplate;
+  }
+
+  /**
+   * Whether the DaemonSet's ControllerRevisions hold no revision before the new one and no pod runs
+   * another: nothing to roll back to. False when the input has no ControllerRevisions (then it
+   * cannot tell).
+   */
+  boolean nothingEarlier() {
+    return nothingEarlier;
   }
 
   /**

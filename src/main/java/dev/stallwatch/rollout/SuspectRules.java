@@ -27,6 +27,8 @@ final class SuspectRules {
    * @param newPod the node's oldest new-revision pod (live or terminating), or null
    * @param surge whether a live old pod still runs beside that new pod (maxSurge)
    * @param oldTemplate the old revision's template, when a ControllerRevision stores it
+   * @param nothingEarlier the DaemonSet's ControllerRevisions hold none before the new one and no
+   *     pod runs another: there is nothing to roll back to
    */
   record Clues(
       String nodeName,
@@ -37,13 +39,24 @@ final class SuspectRules {
       PodView newPod,
       boolean surge,
       PodTemplateView newTemplate,
-      PodTemplateView oldTemplate) {}
+      PodTemplateView oldTemplate,
+      boolean nothingEarlier) {}
 
   private static final Pattern INSUFFICIENT = Pattern.compile("Insufficient ([\\w./-]*\\w)");
 
   private SuspectRules() {}
 
   static Suspicion judge(Clues c) {
+    Suspicion s = blame(c);
+    if (c.nothingEarlier() && s.suspect() == Suspect.NewRevision) {
+      // A first revision (or one whose predecessors are all gone) has nothing to go back to.
+      return new Suspicion(
+          Suspect.Unknown, s.because() + "; but there is no earlier revision to roll back to");
+    }
+    return s;
+  }
+
+  private static Suspicion blame(Clues c) {
     return switch (c.cause()) {
       case NodeExcluded ->
           new Suspicion(

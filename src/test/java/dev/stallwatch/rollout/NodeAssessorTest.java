@@ -173,4 +173,30 @@ class NodeAssessorTest {
       assertThat(row.since()).as("since").isEqualTo(expect.since());
     }
   }
+
+  @org.junit.jupiter.api.Test
+  void aFirstRevisionsFailingPodIsNoCaseForARollback() {
+    NodeAssessor first =
+        new NodeAssessor(
+            ds(),
+            RevisionSplit.of(ds(), List.of(NEW), List.of()),
+            new AnalyzerSettings(Duration.ofMinutes(5)),
+            StallMemory.NONE,
+            NOW,
+            name -> false,
+            null);
+    PodView pulling = pod("n1", "new").created(ago(11)).waiting("ImagePullBackOff").build();
+
+    NodeRow row = first.desired(node("n1"), List.of(pulling)).row();
+
+    assertThat(row.cause()).isEqualTo(Cause.ImagePull);
+    assertThat(row.suspect()).isEqualTo(Suspect.Unknown);
+    assertThat(row.suspectReason())
+        .isEqualTo(
+            "the new revision's pod fails on Ready node n1 (ImagePullBackOff); but there is no"
+                + " earlier revision to roll back to");
+    // The same pod with an older revision recorded: the new revision is to blame.
+    assertThat(assessor("gone").desired(node("n1"), List.of(pulling)).row().suspect())
+        .isEqualTo(Suspect.NewRevision);
+  }
 }

@@ -69,4 +69,27 @@ class RevisionSplitTest {
     assertThat(split.isNew(pod("n3", "new").build())).isTrue();
     assertThat(split.isNew(pod("n3", "old").build())).isFalse();
   }
+
+  static Stream<Arguments> earlier() {
+    PodView newPod = pod("n1", "new").build();
+    PodView oldPod = pod("n2", "old").build();
+    return Stream.of(
+        // name, revisions, pods, nothing earlier
+        Arguments.of("the first revision, every pod on it", List.of(NEW), List.of(newPod), true),
+        Arguments.of("the first revision, no pod yet", List.of(NEW), List.of(), true),
+        Arguments.of("an older revision recorded", List.of(OLD, NEW), List.of(newPod), false),
+        Arguments.of(
+            "a pod on a revision the history no longer holds",
+            List.of(NEW),
+            List.of(newPod, oldPod),
+            false),
+        Arguments.of("no ControllerRevision: cannot tell", List.of(), List.of(newPod), false));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("earlier")
+  void nothingEarlierOnlyWhenTheRevisionsSaySo(
+      String name, List<RevisionView> revisions, List<PodView> pods, boolean nothingEarlier) {
+    assertThat(RevisionSplit.of(ds(), revisions, pods).nothingEarlier()).isEqualTo(nothingEarlier);
+  }
 }

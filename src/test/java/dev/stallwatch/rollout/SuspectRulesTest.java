@@ -75,7 +75,8 @@ class SuspectRulesTest {
       boolean surge,
       PodTemplateView newT,
       PodTemplateView oldT) {
-    return new SuspectRules.Clues("n1", cause, reason, message, node, pod, surge, newT, oldT);
+    return new SuspectRules.Clues(
+        "n1", cause, reason, message, node, pod, surge, newT, oldT, false);
   }
 
   static Stream<Arguments> rows() {
@@ -260,5 +261,46 @@ class SuspectRulesTest {
     SuspectRules.Suspicion s = SuspectRules.judge(clues);
     assertThat(s.suspect()).isEqualTo(expected);
     assertThat(s.because()).isNotBlank().doesNotEndWith(".");
+  }
+
+  @org.junit.jupiter.api.Test
+  void withNothingEarlierTheNewRevisionIsNoLongerTheSuspectButTheNodeStaysOne() {
+    NodeView ready = node("True", T.minusSeconds(86400));
+    NodeView downBefore = node("False", T.minusSeconds(3600));
+    PodView fresh = pod(T.minusSeconds(1200), "False", T.minusSeconds(1200));
+
+    SuspectRules.Suspicion crash =
+        SuspectRules.judge(
+            new SuspectRules.Clues(
+                "n1",
+                Cause.CrashLoop,
+                "CrashLoopBackOff",
+                "",
+                ready,
+                fresh,
+                false,
+                ONE_GPU,
+                null,
+                true));
+    SuspectRules.Suspicion down =
+        SuspectRules.judge(
+            new SuspectRules.Clues(
+                "n1",
+                Cause.NodeUnavailable,
+                "NodeNotReady",
+                "",
+                downBefore,
+                fresh,
+                false,
+                ONE_GPU,
+                null,
+                true));
+
+    assertThat(crash.suspect()).isEqualTo(Suspect.Unknown);
+    assertThat(crash.because())
+        .isEqualTo(
+            "the new revision's pod fails on Ready node n1 (CrashLoopBackOff); but there is no"
+                + " earlier revision to roll back to");
+    assertThat(down.suspect()).isEqualTo(Suspect.Node);
   }
 }
