@@ -2,7 +2,6 @@ package dev.stallwatch.rollout;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -21,15 +20,12 @@ record Coverage(Evidence evidence, List<String> missing) {
   }
 
   /**
-   * @param nodes the input's readable nodes by name
-   * @param nodePods the DaemonSet's pods by the node they target
+   * @param noNodes whether the input holds no readable node
+   * @param elsewhere the nodes the DaemonSet's pods target that are not among the readable ones
    */
   static Coverage of(
-      Map<String, NodeView> nodes,
-      Set<String> unreadableNodes,
-      boolean podsListed,
-      Map<String, List<PodView>> nodePods) {
-    if (nodes.isEmpty()) {
+      boolean noNodes, Set<String> unreadableNodes, boolean podsListed, Set<String> elsewhere) {
+    if (noNodes) {
       return new Coverage(
           Evidence.StatusOnly,
           List.of(
@@ -39,10 +35,7 @@ record Coverage(Evidence evidence, List<String> missing) {
     }
     List<String> unreadable = new ArrayList<>();
     List<String> absent = new ArrayList<>();
-    for (String name : nodePods.keySet()) {
-      if (nodes.containsKey(name)) {
-        continue;
-      }
+    for (String name : elsewhere) {
       (unreadableNodes.contains(name) ? unreadable : absent).add(name);
     }
     // Named in name order, whatever order the map keeps.

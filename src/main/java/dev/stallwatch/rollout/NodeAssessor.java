@@ -15,11 +15,7 @@ import java.util.function.Predicate;
 final class NodeAssessor {
 
   /** A node's row plus the next instant at which its standing changes with time alone. */
-  record Assessment(NodeRow row, Instant nextCheck) {
-    boolean holding() {
-      return row.standing() == Standing.UPDATING || row.standing() == Standing.STUCK;
-    }
-  }
+  record Assessment(NodeRow row, Instant nextCheck) {}
 
   private final DaemonSetView ds;
   private final RevisionSplit split;
@@ -91,15 +87,36 @@ final class NodeAssessor {
   }
 
   /**
+   * The row {@link #desired(NodeView, List)} gives a node whose only pod settles it — an available
+   * new pod (updated), or an old pod that is not about to become available (waiting) — with no next
+   * check; null for every other node. The usual node so gets its row without grouping its pod into
+   * lists or wrapping the row in an {@link Assessment}.
+   *
+   * @param pod the DaemonSet's only pod targeting the node
+   */
+  NodeRow settled(NodeView node, PodView pod) {
+    if (pod.terminating()) {
+      return null;
+    }
+    if (!split.isNew(pod)) {
+      return PodAvailability.availableAt(pod, ds.minReadySeconds(), now) == null
+          ? row(node.name(), pod, Revision.OLD, Standing.WAITING)
+          : null;
+    }
+    return available(pod) ? row(node.name(), pod, Revision.NEW, Standing.UPDATED) : null;
+  }
+
+  /**
    * Assesses a node that should run the DaemonSet.
    *
    * @param pods the DaemonSet's pods targeting the node, oldest first
    */
   Assessment desired(NodeView node, List<PodView> pods) {
     NodePods p = group(pods);
-    for (PodView pod : p.liveNew()) {
-      if (available(pod)) {
-        return plain(node.name(), pod, Revision.NEW, Standing.UPDATED);
+    List<PodView> liveNew = p.liveNew();
+    for (int i = 0, n = liveNew.size(); i < n; i++) {
+      if (available(liveNew.get(i))) {
+        return plain(node.name(), liveNew.get(i), Revision.NEW, Standing.UPDATED);
       }
     }
     // A stall needs a rollout: a new pod that was Ready before its node went down is an outage.
@@ -385,19 +402,21 @@ final class NodeAssessor {
         standing == Standing.UPDATED || pod == null
             ? null
             : PodAvailability.availableAt(pod, ds.minReadySeconds(), now);
-    return new Assessment(
-        new NodeRow(
-            nodeName,
-            revision,
-            pod == null ? null : pod.name(),
-            pod == null ? List.of() : pod.images(),
-            PodState.of(pod),
-            standing,
-            null,
-            null,
-            null,
-            null),
-        next);
+    return new Assessment(row(nodeName, pod, revision, standing), next);
+  }
+
+  private static NodeRow row(String nodeName, PodView pod, Revision revision, Standing standing) {
+    return new NodeRow(
+        nodeName,
+        revision,
+        pod == null ? null : pod.name(),
+        pod == null ? List.of() : pod.images(),
+        PodState.of(pod),
+        standing,
+        null,
+        null,
+        null,
+        null);
   }
 
   /**
@@ -405,8 +424,9 @@ final class NodeAssessor {
    * runs, none when the node is empty (old pod gone or going, new pod not running).
    */
   private Revision revisionOf(NodePods p) {
-    for (PodView pod : p.liveNew()) {
-      if (PodAvailability.isReady(pod)) {
+    List<PodView> liveNew = p.liveNew();
+    for (int i = 0, n = liveNew.size(); i < n; i++) {
+      if (PodAvailability.isReady(liveNew.get(i))) {
         return Revision.NEW;
       }
     }

@@ -19,6 +19,10 @@ public final class NodeIndex {
   private final List<NodeView> nodes;
   private final List<NodeView> byName;
   private final Map<String, NodeView> named;
+  // Each name's position in byName, by open addressing: one probe of two arrays per pod of every
+  // analysis, instead of a HashMap of nodes and lists of pods made anew per analysis.
+  private final String[] slotNames;
+  private final int[] slotPositions;
 
   private NodeIndex(List<NodeView> nodes) {
     this.nodes = nodes;
@@ -32,6 +36,45 @@ public final class NodeIndex {
     sorted.sort(BY_NAME);
     this.byName = List.copyOf(sorted);
     this.named = Collections.unmodifiableMap(map);
+    int slots = Integer.highestOneBit(Math.max(4, byName.size() * 2 - 1)) << 1;
+    this.slotNames = new String[slots];
+    this.slotPositions = new int[slots];
+    for (int i = 0; i < byName.size(); i++) {
+      String name = byName.get(i).name();
+      int s = slot(name.hashCode());
+      while (slotNames[s] != null) {
+        s = (s + 1) & (slots - 1);
+      }
+      slotNames[s] = name;
+      slotPositions[s] = i;
+    }
+  }
+
+  private int slot(int hash) {
+    return (hash ^ (hash >>> 16)) & (slotNames.length - 1);
+  }
+
+  /** The position in {@link #byName} of the node named {@code name}, or -1 when there is none. */
+  int position(String name) {
+    return position(name, name.hashCode());
+  }
+
+  /**
+   * {@link #position(String)} with the name's hash code already known: a name that is the very
+   * instance the index holds (node names are interned, see {@link NodeView}) is then found without
+   * reading it.
+   */
+  int position(String name, int hash) {
+    int mask = slotNames.length - 1;
+    for (int s = slot(hash); ; s = (s + 1) & mask) {
+      String k = slotNames[s];
+      if (k == null) {
+        return -1;
+      }
+      if (k == name || k.equals(name)) {
+        return slotPositions[s];
+      }
+    }
   }
 
   /** The index of {@code nodes} (copied). */

@@ -24,7 +24,9 @@ final class NodeOutage {
       return ready.lastTransition() == null ? Instant.MIN : ready.lastTransition();
     }
     Instant earliest = null; // a loop: asked for most nodes of every analysis
-    for (NodeView.Taint t : node.taints()) {
+    java.util.List<NodeView.Taint> taints = node.taints();
+    for (int i = 0, n = taints.size(); i < n; i++) {
+      NodeView.Taint t = taints.get(i);
       if (t.key().equals(NOT_READY_TAINT) || t.key().equals(UNREACHABLE_TAINT)) {
         Instant added = t.timeAdded() == null ? Instant.MIN : t.timeAdded();
         if (earliest == null || added.compareTo(earliest) < 0) {

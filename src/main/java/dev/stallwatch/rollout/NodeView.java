@@ -18,7 +18,9 @@ public record NodeView(
     Instant created) {
 
   public NodeView {
-    name = name == null ? "" : name;
+    // One instance per node name, shared with the pods' node names (see PodView): the analysis
+    // looks nodes up by their pods' target node and then compares by identity.
+    name = name == null ? "" : name.intern();
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     taints = taints == null ? List.of() : List.copyOf(taints);
   }

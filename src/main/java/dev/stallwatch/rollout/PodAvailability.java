@@ -3,7 +3,6 @@ package dev.stallwatch.rollout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.List;
 
 /**
  * Pod predicates of the upstream controller: {@code IsPodReady}, {@code IsPodAvailable}, {@code
@@ -24,12 +23,20 @@ public final class PodAvailability {
 
   /** The pod's {@code Ready} condition is {@code True}. */
   public static boolean isReady(PodView pod) {
-    return isReady(readyCondition(pod));
+    return pod.derived().ready();
   }
 
   /** Ready, and for longer than {@code minReadySeconds} (strictly) at {@code now}. */
   public static boolean isAvailable(PodView pod, int minReadySeconds, Instant now) {
-    return isAvailable(readyCondition(pod), minReadySeconds, now);
+    PodView.Derived d = pod.derived();
+    if (!d.ready()) {
+      return false;
+    }
+    if (minReadySeconds <= 0) {
+      return true;
+    }
+    Instant since = d.readySince();
+    return since != null && since.plusSeconds(minReadySeconds).isBefore(now);
   }
 
   /**
@@ -37,46 +44,11 @@ public final class PodAvailability {
    * next evaluation.
    */
   public static Instant availableAt(PodView pod, int minReadySeconds, Instant now) {
-    PodView.Condition ready = readyCondition(pod);
-    if (!isReady(ready) || isAvailable(ready, minReadySeconds, now)) {
+    if (!pod.derived().ready() || isAvailable(pod, minReadySeconds, now)) {
       return null;
     }
-    Instant since = ready.lastTransition();
+    Instant since = pod.derived().readySince();
     return since == null ? null : since.plus(Duration.ofSeconds(minReadySeconds)).plusMillis(1);
-  }
-
-  /**
-   * The pod's first {@code Ready} condition, or null: looked up once by the predicates above, which
-   * run for every pod of every analysis (a loop, no Optional).
-   */
-  static PodView.Condition readyCondition(PodView pod) {
-    List<PodView.Condition> conditions = pod.conditions();
-    for (int i = 0, n = conditions.size(); i < n; i++) {
-      PodView.Condition c = conditions.get(i);
-      if ("Ready".equals(c.type())) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  /** {@link #isReady(PodView)} on an already looked-up {@link #readyCondition}. */
-  static boolean isReady(PodView.Condition ready) {
-    return ready != null && "True".equals(ready.status());
-  }
-
-  /**
-   * {@link #isAvailable(PodView, int, Instant)} on an already looked-up {@link #readyCondition}.
-   */
-  static boolean isAvailable(PodView.Condition ready, int minReadySeconds, Instant now) {
-    if (!isReady(ready)) {
-      return false;
-    }
-    if (minReadySeconds <= 0) {
-      return true;
-    }
-    Instant since = ready.lastTransition();
-    return since != null && since.plusSeconds(minReadySeconds).isBefore(now);
   }
 
   /**
@@ -89,17 +61,14 @@ public final class PodAvailability {
 
   /** {@link #isUpdated(PodView, String, Long)} with the generation already as its label value. */
   static boolean isUpdated(PodView pod, String hash, String templateGeneration) {
-    boolean hashMatches =
-        hash != null
-            && !hash.isEmpty()
-            && hash.equals(pod.labels().get(MetadataKeys.REVISION_HASH_LABEL));
+    PodView.Derived d = pod.derived();
+    boolean hashMatches = hash != null && !hash.isEmpty() && hash.equals(d.revisionHash());
     return hashMatches
-        || (templateGeneration != null
-            && templateGeneration.equals(pod.labels().get(MetadataKeys.TEMPLATE_GENERATION_LABEL)));
+        || (templateGeneration != null && templateGeneration.equals(d.templateGeneration()));
   }
 
   /** Phase Failed or Succeeded. */
   public static boolean isTerminal(PodView pod) {
-    return "Failed".equals(pod.phase()) || "Succeeded".equals(pod.phase());
+    return pod.derived().terminal();
   }
 }

@@ -13,6 +13,9 @@ import java.util.Optional;
  *     its required node affinity ({@code matchFields metadata.name In [node]}), as upstream's
  *     {@code GetTargetNodeName}; empty when neither
  * @param owner the controller owner reference, or null
+ * @param derived what the analysis asks of the pod every time, decided once from the other
+ *     components when the view is made (the operator keeps a view per cached object, so once per
+ *     resourceVersion): always {@link Derived#of} them; pass null (a non-null value must equal it)
  */
 public record PodView(
     String namespace,
@@ -31,10 +34,51 @@ public record PodView(
     List<String> initContainerNames,
     List<String> images,
     List<ContainerStatus> initContainerStatuses,
-    List<ContainerStatus> containerStatuses) {
+    List<ContainerStatus> containerStatuses,
+    Derived derived) {
+
+  /** A view whose {@link #derived} facts are decided from the given components. */
+  public PodView(
+      String namespace,
+      String name,
+      String uid,
+      Map<String, String> labels,
+      OwnerRef owner,
+      String nodeName,
+      String targetNode,
+      Instant created,
+      Instant deletionTimestamp,
+      String phase,
+      String reason,
+      String message,
+      List<Condition> conditions,
+      List<String> initContainerNames,
+      List<String> images,
+      List<ContainerStatus> initContainerStatuses,
+      List<ContainerStatus> containerStatuses) {
+    this(
+        namespace,
+        name,
+        uid,
+        labels,
+        owner,
+        nodeName,
+        targetNode,
+        created,
+        deletionTimestamp,
+        phase,
+        reason,
+        message,
+        conditions,
+        initContainerNames,
+        images,
+        initContainerStatuses,
+        containerStatuses,
+        null);
+  }
 
   public PodView {
-    namespace = namespace == null ? "" : namespace;
+    namespace = namespace == null ? "" : namespace.intern();
     name = name == null ? "" : name;
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     nodeName = nodeName == null ? "" : nodeName;
@@ -48,6 +92,65 @@ public record PodView(
     initContainerStatuses =
         initContainerStatuses == null ? List.of() : List.copyOf(initContainerStatuses);
     containerStatuses = containerStatuses == null ? List.of() : List.copyOf(containerStatuses);
+    // Node names are few and shared by every DaemonSet's pod on the node and by the node's own
+    // view: one instance each, so the analysis's lookups by node name compare by identity.
+    nodeName = nodeName.intern();
+    targetNode = targetNode.intern();
+    Derived decided = Derived.of(labels, phase, conditions, targetNode);
+    if (derived != null && !derived.equals(decided)) {
+      throw new IllegalArgumentException(
+          "pod " + namespace + "/" + name + ": derived facts " + derived + " are not " + decided);
+    }
+    derived = decided;
+  }
+
+  /**
+   * What every analysis asks of every pod, decided once when the view is made instead of once per
+   * question per analysis (each answer otherwise walks the pod's labels or conditions).
+   *
+   * @param ready the pod's first {@code Ready} condition is {@code True} (upstream {@code
+   *     IsPodReady})
+   * @param readySince that condition's last transition while the pod is ready; null when it is not
+   *     ready or the time is not recorded
+   * @param terminal the phase is {@code Failed} or {@code Succeeded}
+   * @param revisionHash the {@code controller-revision-hash} label, or null
+   * @param templateGeneration the {@code pod-template-generation} label, or null
+   * @param targetNodeHash the hash code of {@link #targetNode}: the analysis finds the pod's node
+   *     by it without reading the name itself
+   */
+  public record Derived(
+      boolean ready,
+      Instant readySince,
+      boolean terminal,
+      String revisionHash,
+      String templateGeneration,
+      int targetNodeHash) {
+
+    /** The facts of a pod with these labels, phase, conditions and target node. */
+    public static Derived of(
+        Map<String, String> labels, String phase, List<Condition> conditions, String targetNode) {
+      Condition first = null;
+      if (conditions != null) {
+        for (Condition c : conditions) {
+          if ("Ready".equals(c.type())) {
+            first = c;
+            break;
+          }
+        }
+      }
+      boolean ready = first != null && "True".equals(first.status());
+      String hash = labels == null ? null : labels.get(MetadataKeys.REVISION_HASH_LABEL);
+      String generation =
+          labels == null ? null : labels.get(MetadataKeys.TEMPLATE_GENERATION_LABEL);
+      return new Derived(
+          ready,
+          ready ? first.lastTransition() : null,
+          "Failed".equals(phase) || "Succeeded".equals(phase),
+          // Shared by all pods of a revision: one instance each keeps them in the cache.
+          hash == null ? null : hash.intern(),
+          generation == null ? null : generation.intern(),
+          targetNode == null ? 0 : targetNode.hashCode());
+    }
   }
 
   /** The condition of the given type, if the pod reports it. */

@@ -3,9 +3,7 @@ package dev.stallwatch.rollout;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -28,21 +26,18 @@ final class RevisionSplit {
   private final PodTemplateView oldTemplate;
   private final boolean nothingEarlier;
   private final java.time.Instant rolloutStart;
-  // Each given pod's newness, decided once: the analysis asks it several times per pod.
-  private final Map<PodView, Boolean> newness;
 
   private RevisionSplit(DaemonSetView ds, List<RevisionView> revisions, List<PodView> pods) {
     this.ds = ds;
     this.templateGeneration =
         ds.templateGeneration() == null ? null : ds.templateGeneration().toString();
     this.newRevision = pickNew(ds, revisions).orElse(null);
-    this.newHash = newRevision == null ? "" : newRevision.hash();
-    this.newness = new IdentityHashMap<>(pods.size());
+    // Interned as the pods' labels are (PodView.Derived): the usual new pod matches by identity.
+    this.newHash = newRevision == null ? "" : newRevision.hash().intern();
     List<PodView> oldPods = new ArrayList<>();
-    for (PodView pod : pods) {
-      boolean isNew = PodAvailability.isUpdated(pod, newHash, templateGeneration);
-      newness.put(pod, isNew);
-      if (!isNew) {
+    for (int i = 0, n = pods.size(); i < n; i++) {
+      PodView pod = pods.get(i);
+      if (!isNew(pod)) {
         oldPods.add(pod);
       }
     }
@@ -66,8 +61,8 @@ final class RevisionSplit {
 
   /** Upstream {@code IsPodUpdated} against the new revision's hash and the template generation. */
   boolean isNew(PodView pod) {
-    Boolean known = newness.get(pod);
-    return known != null ? known : PodAvailability.isUpdated(pod, newHash, templateGeneration);
+    // Two reads of facts the pod's view decided when it was made; no per-analysis map.
+    return PodAvailability.isUpdated(pod, newHash, templateGeneration);
   }
 
   String newHash() {
@@ -141,7 +136,7 @@ final class RevisionSplit {
     // One pass over the old pods, not one per revision: a DaemonSet keeps up to 10 revisions.
     Set<String> oldHashes = new HashSet<>();
     for (PodView pod : oldPods) {
-      String hash = pod.labels().get(MetadataKeys.REVISION_HASH_LABEL);
+      String hash = pod.derived().revisionHash();
       if (hash != null) {
         oldHashes.add(hash);
       }

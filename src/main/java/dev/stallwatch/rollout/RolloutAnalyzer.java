@@ -5,7 +5,6 @@ import dev.stallwatch.rollout.NodeRow.Standing;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,20 +55,20 @@ public final class RolloutAnalyzer {
         revisions.add(r);
       }
     }
-    // Hash lookups by node name, and the nodes in name order so that the rows come out in that
-    // order: the snapshot's node index, made once per node list (the first of two nodes with one
-    // name wins, as before).
-    Map<String, NodeView> nodes = snapshot.nodeIndex().named();
-    List<NodeView> byName = snapshot.nodeIndex().byName();
-    Map<String, List<PodView>> nodePods = podsByNode(pods);
+    // The nodes in name order (so that the rows come out in that order) and looked up by name:
+    // the snapshot's node index, made once per node list (the first of two nodes with one name
+    // wins, as before). Each node's eligibility and pods are placed once, by the node's position;
+    // the status counts and the assessment share them.
+    NodeIndex index = snapshot.nodeIndex();
+    Map<String, NodeView> nodes = index.named();
+    Placement placed = Placement.of(index, ds.template(), pods);
     Coverage coverage =
-        Coverage.of(nodes, snapshot.unreadableNodes(), snapshot.podsListed(), nodePods);
+        Coverage.of(
+            index.isEmpty(),
+            snapshot.unreadableNodes(),
+            snapshot.podsListed(),
+            placed.elsewhere().keySet());
     RevisionSplit split = RevisionSplit.of(ds, revisions, pods);
-    // Each node's eligibility and pods, once: the status counts and the assessment share them.
-    List<PlacedNode> placed = new ArrayList<>(byName.size());
-    for (NodeView node : byName) {
-      placed.add(PlacedNode.of(node, ds.template(), nodePods.getOrDefault(node.name(), List.of())));
-    }
     Counts counts = StatusCounts.compute(ds, placed, split, now);
     NodeAssessor assessor =
         new NodeAssessor(
@@ -82,15 +81,8 @@ public final class RolloutAnalyzer {
             failedCreate(ds, split, snapshot.events()));
     // Without pods in the input no node can be judged one by one: every node would look empty.
     // The verdict then follows .status, as it does without nodes.
-    List<Assessment> assessments =
-        snapshot.podsListed()
-            ? assess(ds, placed, nodes, nodePods, assessor, coverage, counts)
-            : List.of();
-    return decide(ds, split, counts, assessments, coverage);
-  }
-
-  private static int capacity(int entries) {
-    return (int) Math.min(1L << 30, entries * 4L / 3 + 1);
+    Rows rows = snapshot.podsListed() ? assess(ds, placed, assessor, coverage, counts) : Rows.NONE;
+    return decide(ds, split, counts, rows, coverage);
   }
 
   /**
@@ -120,93 +112,81 @@ public final class RolloutAnalyzer {
         !nodes.isEmpty() && !nodes.containsKey(name) && !snapshot.unreadableNodes().contains(name);
   }
 
-  private static Map<String, List<PodView>> podsByNode(List<PodView> pods) {
-    Map<String, List<PodView>> byNode = new HashMap<>(capacity(pods.size()));
-    boolean shared = false;
-    for (PodView pod : pods) {
-      if (!pod.targetNode().isEmpty()) {
-        // The usual node has one pod: a one-element list, grown only for a second pod.
-        List<PodView> known = byNode.putIfAbsent(pod.targetNode(), List.of(pod));
-        if (known != null) {
-          List<PodView> more = known.size() == 1 ? new ArrayList<>(known) : known;
-          more.add(pod);
-          if (more != known) {
-            byNode.put(pod.targetNode(), more);
-          }
-          shared = true;
-        }
-      }
-    }
-    if (shared) {
-      for (List<PodView> list : byNode.values()) {
-        if (list.size() > 1) {
-          list.sort(PodAvailability.OLDEST_FIRST);
-        }
-      }
-    }
-    return byNode;
+  /**
+   * The rows of the assessed nodes in node name order, and the earliest instant at which one of
+   * them changes with time alone (null when none does).
+   */
+  private record Rows(List<NodeRow> rows, Instant nextCheck) {
+    static final Rows NONE = new Rows(List.of(), null);
   }
 
-  /**
-   * The rows of the assessed nodes, in node name order.
-   *
-   * @param placed the input's nodes in name order
-   */
-  private static List<Assessment> assess(
-      DaemonSetView ds,
-      List<PlacedNode> placed,
-      Map<String, NodeView> nodes,
-      Map<String, List<PodView>> nodePods,
-      NodeAssessor assessor,
-      Coverage coverage,
-      Counts counts) {
-    // Indexed like placed; null where a node has no row (yet).
-    Assessment[] rows = new Assessment[placed.size()];
+  private static Rows assess(
+      DaemonSetView ds, Placement placed, NodeAssessor assessor, Coverage coverage, Counts counts) {
+    // Indexed like placed; null where a node has no row (yet). The usual node (one pod, updated
+    // or waiting, nothing to check later) gets its row without an Assessment around it.
+    NodeRow[] rows = new NodeRow[placed.size()];
+    Instant[] nextChecks = new Instant[rows.length];
     for (int i = 0; i < rows.length; i++) {
-      PlacedNode node = placed.get(i);
-      if (node.fit().shouldRun()) {
-        rows[i] = assessor.desired(node.node(), node.pods());
+      if (placed.fit(i).shouldRun()) {
+        NodeRow settled =
+            placed.podCount(i) == 1 ? assessor.settled(placed.node(i), placed.onlyPod(i)) : null;
+        if (settled != null) {
+          rows[i] = settled;
+        } else {
+          set(rows, nextChecks, i, assessor.desired(placed.node(i), placed.pods(i)));
+        }
       }
     }
-    blockedAtStart(ds, placed, assessor, counts, rows);
+    blockedAtStart(ds, placed, assessor, counts, rows, nextChecks);
     boolean workLeft = false;
-    for (Assessment a : rows) {
-      if (a != null
-          && a.row().standing() != Standing.UPDATED
-          && a.row().standing() != Standing.UNAVAILABLE) {
+    for (NodeRow r : rows) {
+      if (r != null && r.standing() != Standing.UPDATED && r.standing() != Standing.UNAVAILABLE) {
         workLeft = true;
         break;
       }
     }
     for (int i = 0; i < rows.length; i++) {
-      PlacedNode node = placed.get(i);
-      if (!node.fit().shouldRun()) {
-        rows[i] = assessor.notDesired(node.node(), node.fit(), node.pods(), workLeft).orElse(null);
+      NodeEligibility.Fit fit = placed.fit(i);
+      if (!fit.shouldRun()) {
+        Optional<Assessment> a = assessor.notDesired(placed.node(i), fit, placed.pods(i), workLeft);
+        if (a.isPresent()) {
+          set(rows, nextChecks, i, a.get());
+        }
       }
     }
-    List<Assessment> sorted = new ArrayList<>(rows.length);
-    for (Assessment a : rows) {
-      if (a != null) {
-        sorted.add(a);
+    List<NodeRow> sorted = new ArrayList<>(rows.length);
+    Instant nextCheck = null;
+    for (int i = 0; i < rows.length; i++) {
+      if (rows[i] != null) {
+        sorted.add(rows[i]);
       }
+      nextCheck = earlier(nextCheck, nextChecks[i]);
     }
     // Nodes the input lacks: whether they should run the DaemonSet is unknown. Without a full
     // recount, .status tells whether some desired node still has to be updated.
     boolean workLeftAnywhere = workLeft || !(coverage.full() || reportsComplete(ds));
-    boolean unseen = false;
-    for (Map.Entry<String, List<PodView>> e : nodePods.entrySet()) {
-      if (!nodes.containsKey(e.getKey())) {
-        sorted.add(assessor.unseen(e.getKey(), e.getValue(), workLeftAnywhere));
-        unseen = true;
+    Map<String, List<PodView>> elsewhere = placed.elsewhere();
+    if (!elsewhere.isEmpty()) {
+      for (Map.Entry<String, List<PodView>> e : elsewhere.entrySet()) {
+        Assessment a = assessor.unseen(e.getKey(), e.getValue(), workLeftAnywhere);
+        sorted.add(a.row());
+        nextCheck = earlier(nextCheck, a.nextCheck());
       }
-    }
-    if (unseen) {
       sorted.sort(BY_NODE);
     }
-    return sorted;
+    return new Rows(sorted, nextCheck);
   }
 
-  private static final Comparator<Assessment> BY_NODE = Comparator.comparing(a -> a.row().node());
+  private static void set(NodeRow[] rows, Instant[] nextChecks, int i, Assessment a) {
+    rows[i] = a.row();
+    nextChecks[i] = a.nextCheck();
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a == null || (b != null && b.isBefore(a)) ? b : a;
+  }
+
+  private static final Comparator<NodeRow> BY_NODE = Comparator.comparing(NodeRow::node);
 
   /**
    * Blocked at start: with the unavailable budget used up by nodes that are down and no node
@@ -215,27 +195,27 @@ public final class RolloutAnalyzer {
    */
   private static void blockedAtStart(
       DaemonSetView ds,
-      List<PlacedNode> placed,
+      Placement placed,
       NodeAssessor assessor,
       Counts counts,
-      Assessment[] rows) {
+      NodeRow[] rows,
+      Instant[] nextChecks) {
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
     if (ds.strategy().onDelete()
         || budget.maxSurge() > 0
         || counts.unavailable() < budget.maxUnavailable()) {
       return;
     }
-    for (Assessment a : rows) {
-      if (a != null && a.holding()) {
+    for (NodeRow r : rows) {
+      if (r != null && (r.standing() == Standing.UPDATING || r.standing() == Standing.STUCK)) {
         return;
       }
     }
     for (int i = 0; i < rows.length; i++) {
-      if (rows[i] != null && rows[i].row().standing() == Standing.WAITING) {
-        PlacedNode node = placed.get(i);
-        Optional<Assessment> blocked = assessor.blockedAtStart(node.node(), node.pods());
+      if (rows[i] != null && rows[i].standing() == Standing.WAITING) {
+        Optional<Assessment> blocked = assessor.blockedAtStart(placed.node(i), placed.pods(i));
         if (blocked.isPresent()) {
-          rows[i] = blocked.get();
+          set(rows, nextChecks, i, blocked.get());
         }
       }
     }
@@ -246,19 +226,14 @@ public final class RolloutAnalyzer {
   }
 
   private static RolloutVerdict decide(
-      DaemonSetView ds,
-      RevisionSplit split,
-      Counts counts,
-      List<Assessment> assessments,
-      Coverage coverage) {
+      DaemonSetView ds, RevisionSplit split, Counts counts, Rows assessed, Coverage coverage) {
     // One walk over the rows (5,000 at 5,000 nodes) for what the verdict needs of them.
-    List<NodeRow> rows = new ArrayList<>(assessments.size());
+    List<NodeRow> rows = assessed.rows();
     List<NodeRow> stalledRows = new ArrayList<>();
     boolean unfinished = false;
-    Instant nextCheck = null;
-    for (Assessment a : assessments) {
-      NodeRow r = a.row();
-      rows.add(r);
+    Instant nextCheck = assessed.nextCheck();
+    for (int i = 0, n = rows.size(); i < n; i++) {
+      NodeRow r = rows.get(i);
       Standing standing = r.standing();
       if (standing == Standing.STUCK
           || (standing == Standing.EXCLUDED && !ds.allowsNodeExclusion())) {
@@ -269,9 +244,6 @@ public final class RolloutAnalyzer {
           || standing == Standing.UPDATING
           || standing == Standing.STUCK) {
         unfinished = true;
-      }
-      if (a.nextCheck() != null && (nextCheck == null || a.nextCheck().isBefore(nextCheck))) {
-        nextCheck = a.nextCheck();
       }
     }
     stalledRows.sort(EARLIEST_FIRST);

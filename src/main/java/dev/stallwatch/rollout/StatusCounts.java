@@ -24,43 +24,39 @@ final class StatusCounts {
       Map<String, List<PodView>> nodePods,
       RevisionSplit split,
       Instant now) {
-    List<PlacedNode> placed = new ArrayList<>(nodes.size());
-    for (NodeView node : nodes) {
-      placed.add(PlacedNode.of(node, ds.template(), nodePods.getOrDefault(node.name(), List.of())));
-    }
-    return compute(ds, placed, split, now);
+    List<PodView> pods = new ArrayList<>();
+    nodePods.values().forEach(pods::addAll);
+    return compute(ds, Placement.of(NodeIndex.of(nodes), ds.template(), pods), split, now);
   }
 
   /**
    * @param nodes each node with its eligibility and its DaemonSet pods (oldest first, without pods
    *     that are both terminal and deleted)
    */
-  static Counts compute(
-      DaemonSetView ds, List<PlacedNode> nodes, RevisionSplit split, Instant now) {
+  static Counts compute(DaemonSetView ds, Placement nodes, RevisionSplit split, Instant now) {
     int desired = 0;
     int current = 0;
     int ready = 0;
     int available = 0;
     int upToDate = 0;
     int misscheduled = 0;
-    for (PlacedNode node : nodes) {
-      List<PodView> pods = node.pods();
-      if (!node.fit().shouldRun()) {
-        if (!pods.isEmpty()) {
+    int minReadySeconds = ds.minReadySeconds();
+    for (int i = 0, n = nodes.size(); i < n; i++) {
+      PodView pod = nodes.firstPod(i);
+      if (!nodes.fit(i).shouldRun()) {
+        if (pod != null) {
           misscheduled++;
         }
         continue;
       }
       desired++;
-      if (pods.isEmpty()) {
+      if (pod == null) {
         continue;
       }
       current++;
-      PodView pod = pods.get(0);
-      PodView.Condition readiness = PodAvailability.readyCondition(pod);
-      if (PodAvailability.isReady(readiness)) {
+      if (pod.derived().ready()) {
         ready++;
-        if (PodAvailability.isAvailable(readiness, ds.minReadySeconds(), now)) {
+        if (PodAvailability.isAvailable(pod, minReadySeconds, now)) {
           available++;
         }
       }

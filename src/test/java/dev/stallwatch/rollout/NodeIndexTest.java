@@ -54,4 +54,25 @@ class NodeIndexTest {
 
     assertThat(snapshot.nodeIndex().byName()).extracting(NodeView::name).containsExactly("a");
   }
+
+  @Test
+  void positionsFindEveryNodeInNameOrderAndNoOther() {
+    java.util.Random random = new java.util.Random(7);
+    for (int size : new int[] {0, 1, 2, 3, 7, 64, 1000}) {
+      List<NodeView> nodes = new java.util.ArrayList<>();
+      for (int i = 0; i < size; i++) {
+        // Names built anew (not shared instances), some colliding in their low hash bits.
+        nodes.add(node(new String(("node-" + random.nextInt(size * 3 + 1)).toCharArray()), "1"));
+      }
+      NodeIndex index = NodeIndex.of(nodes);
+      List<NodeView> byName = index.byName();
+      for (int i = 0; i < byName.size(); i++) {
+        String copy = new String(byName.get(i).name().toCharArray());
+        assertThat(index.position(copy)).as("position of %s", copy).isEqualTo(i);
+      }
+      assertThat(index.position("absent")).isEqualTo(-1);
+      assertThat(index.position("")).isEqualTo(-1);
+      assertThat(index.position("node-" + (size * 3 + 5))).isEqualTo(-1);
+    }
+  }
 }
