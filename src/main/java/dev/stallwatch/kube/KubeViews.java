@@ -265,6 +265,15 @@ public final class KubeViews {
   }
 
   /**
+   * The node a pod is meant for, as its view's {@link PodView#targetNode} (empty when none),
+   * without making the view: for the operator's pod index, which reads it for every pod event.
+   */
+  public static String targetNode(Pod pod) {
+    String node = pod.getSpec() == null ? null : targetNode(pod.getSpec());
+    return node == null ? "" : node;
+  }
+
+  /**
    * The node a pod is meant for: {@code spec.nodeName}, else the node its required node affinity
    * pins with {@code matchFields metadata.name In [node]} (how the DaemonSet controller creates
    * pods since scheduling moved to the default scheduler).

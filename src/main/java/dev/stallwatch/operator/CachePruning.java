@@ -3,22 +3,41 @@ package dev.stallwatch.operator;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.QuantityBuilder;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevisionBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -32,38 +51,115 @@ public final class CachePruning {
 
   private CachePruning() {}
 
-  /** A pod as the analyzer reads it: identity, placement, container images, status. */
+  /**
+   * A pod as the operator reads it: identity, owners, labels, placement, container images, and of
+   * its status what {@code KubeViews.pod} reads (phase, reason, message, conditions, and each
+   * container's name, image, readiness, restarts and current state). Addresses, QoS class, start
+   * times, image and container IDs and the last state are dropped; the node affinity is kept only
+   * while the pod is not bound, since it is read only to tell which node an unbound pod is for.
+   * Strings that repeat across pods are canonical ({@link #canonical}).
+   */
   public static Pod pod(Pod pod) {
     PodSpec spec = pod.getSpec();
     PodSpec kept = null;
     if (spec != null) {
+      boolean bound = spec.getNodeName() != null && !spec.getNodeName().isEmpty();
+      // Built, not constructed: a builder leaves the lists and maps it was not given null, where
+      // a model's constructor makes an empty one of each (a few hundred bytes per pod).
       kept =
           new PodSpecBuilder()
-              .withNodeName(spec.getNodeName())
-              .withAffinity(spec.getAffinity())
+              .withNodeName(canonical(spec.getNodeName()))
+              .withAffinity(bound ? null : spec.getAffinity())
               .withInitContainers(containers(spec.getInitContainers()))
               .withContainers(containers(spec.getContainers()))
               .build();
     }
     return new PodBuilder()
-        .withApiVersion(pod.getApiVersion())
-        .withKind(pod.getKind())
+        .withApiVersion(canonical(pod.getApiVersion()))
+        .withKind(canonical(pod.getKind()))
         .withMetadata(meta(pod, false))
         .withSpec(kept)
-        .withStatus(pod.getStatus())
+        .withStatus(status(pod.getStatus()))
         .build();
   }
 
+  private static PodStatus status(PodStatus s) {
+    if (s == null) {
+      return null;
+    }
+    return new PodStatusBuilder()
+        .withPhase(canonical(s.getPhase()))
+        .withReason(canonical(s.getReason()))
+        .withMessage(canonical(s.getMessage()))
+        .withConditions(each(s.getConditions(), CachePruning::condition))
+        .withInitContainerStatuses(each(s.getInitContainerStatuses(), CachePruning::container))
+        .withContainerStatuses(each(s.getContainerStatuses(), CachePruning::container))
+        .build();
+  }
+
+  private static PodCondition condition(PodCondition c) {
+    return new PodConditionBuilder()
+        .withType(canonical(c.getType()))
+        .withStatus(canonical(c.getStatus()))
+        .withReason(canonical(c.getReason()))
+        .withMessage(canonical(c.getMessage()))
+        .withLastTransitionTime(canonical(c.getLastTransitionTime()))
+        .build();
+  }
+
+  private static ContainerStatus container(ContainerStatus c) {
+    return new ContainerStatusBuilder()
+        .withName(canonical(c.getName()))
+        .withImage(canonical(c.getImage()))
+        .withReady(c.getReady())
+        .withRestartCount(c.getRestartCount())
+        .withState(state(c.getState()))
+        .build();
+  }
+
+  private static ContainerState state(ContainerState s) {
+    if (s == null) {
+      return null;
+    }
+    ContainerStateBuilder kept = new ContainerStateBuilder();
+    if (s.getWaiting() != null) {
+      kept.withNewWaiting()
+          .withReason(canonical(s.getWaiting().getReason()))
+          .withMessage(canonical(s.getWaiting().getMessage()))
+          .endWaiting();
+    }
+    if (s.getRunning() != null) {
+      kept.withNewRunning().endRunning(); // only whether it runs is read, not since when
+    }
+    ContainerStateTerminated t = s.getTerminated();
+    if (t != null) {
+      kept.withNewTerminated()
+          .withReason(canonical(t.getReason()))
+          .withMessage(canonical(t.getMessage()))
+          .withExitCode(t.getExitCode())
+          .withSignal(t.getSignal())
+          .endTerminated();
+    }
+    return kept.build();
+  }
+
   /**
-   * A node as the analyzer and {@link NodeChange} read it; the Ready condition without heartbeat.
+   * A node as the analyzer and {@link NodeChange} read it: metadata, taints, unschedulable, the
+   * Ready condition without heartbeat, allocatable. Label keys and values, names and condition
+   * strings are canonical ({@link #canonical}): 5,000 nodes repeat most of them.
    */
   public static Node node(Node node) {
     NodeBuilder kept =
         new NodeBuilder()
-            .withApiVersion(node.getApiVersion())
-            .withKind(node.getKind())
-            .withMetadata(meta(node, false))
-            .withSpec(node.getSpec());
+            .withApiVersion(canonical(node.getApiVersion()))
+            .withKind(canonical(node.getKind()))
+            .withMetadata(meta(node, false));
+    if (node.getSpec() != null) {
+      kept.withNewSpec()
+          .withUnschedulable(node.getSpec().getUnschedulable())
+          .withTaints(each(node.getSpec().getTaints(), CachePruning::taint))
+          .endSpec();
+    }
     if (node.getStatus() != null) {
       List<NodeCondition> ready =
           node.getStatus().getConditions() == null
@@ -72,16 +168,62 @@ public final class CachePruning {
                   .filter(c -> c != null && "Ready".equals(c.getType()))
                   .map(
                       c ->
-                          new io.fabric8.kubernetes.api.model.NodeConditionBuilder(c)
-                              .withLastHeartbeatTime(null)
+                          new NodeConditionBuilder()
+                              .withType(canonical(c.getType()))
+                              .withStatus(canonical(c.getStatus()))
+                              .withReason(canonical(c.getReason()))
+                              .withMessage(canonical(c.getMessage()))
+                              .withLastTransitionTime(canonical(c.getLastTransitionTime()))
                               .build())
                   .toList();
-      kept.withNewStatus()
-          .withConditions(ready)
-          .withAllocatable(node.getStatus().getAllocatable())
-          .endStatus();
+      Map<String, Quantity> allocatable = node.getStatus().getAllocatable();
+      if (allocatable != null) {
+        Map<String, Quantity> canonicalAllocatable = new LinkedHashMap<>();
+        allocatable.forEach(
+            (k, q) ->
+                canonicalAllocatable.put(
+                    canonical(k),
+                    q == null
+                        ? null
+                        : new QuantityBuilder()
+                            .withAmount(canonical(q.getAmount()))
+                            .withFormat(canonical(q.getFormat()))
+                            .build()));
+        allocatable = canonicalAllocatable;
+      }
+      kept.withNewStatus().withConditions(ready).withAllocatable(allocatable).endStatus();
     }
-    return kept.build();
+    Node pruned = kept.build();
+    if (pruned.getMetadata() != null) {
+      pruned.getMetadata().setLabels(compact(pruned.getMetadata().getLabels()));
+    }
+    return pruned;
+  }
+
+  /**
+   * A node's labels in an immutable map (two references per label, where a {@code LinkedHashMap}
+   * spends an entry object on each): a node may carry hundreds. Their order is not kept; nothing
+   * reads it. A map with a null key or value (JSON {@code null}) stays as it is.
+   */
+  private static Map<String, String> compact(Map<String, String> labels) {
+    if (labels == null) {
+      return null;
+    }
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      if (e.getKey() == null || e.getValue() == null) {
+        return labels;
+      }
+    }
+    return Map.copyOf(labels);
+  }
+
+  private static Taint taint(Taint t) {
+    return new TaintBuilder()
+        .withKey(canonical(t.getKey()))
+        .withValue(canonical(t.getValue()))
+        .withEffect(canonical(t.getEffect()))
+        .withTimeAdded(canonical(t.getTimeAdded()))
+        .build();
   }
 
   /** A ControllerRevision; one not owned by a DaemonSet keeps only its metadata. */
@@ -135,26 +277,90 @@ public final class CachePruning {
               .filter(e -> !LAST_APPLIED.equals(e.getKey()))
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
+    Map<String, String> labels = null;
+    if (m.getLabels() != null) {
+      labels = new LinkedHashMap<>();
+      for (Map.Entry<String, String> e : m.getLabels().entrySet()) {
+        labels.put(canonical(e.getKey()), canonical(e.getValue()));
+      }
+    }
     return new ObjectMetaBuilder()
-        .withName(m.getName())
-        .withNamespace(m.getNamespace())
+        .withName(canonicalName(obj, m.getName()))
+        .withNamespace(canonical(m.getNamespace()))
         .withUid(m.getUid())
         .withResourceVersion(m.getResourceVersion())
         .withGeneration(m.getGeneration())
-        .withCreationTimestamp(m.getCreationTimestamp())
-        .withDeletionTimestamp(m.getDeletionTimestamp())
-        .withLabels(m.getLabels())
+        .withCreationTimestamp(canonical(m.getCreationTimestamp()))
+        .withDeletionTimestamp(canonical(m.getDeletionTimestamp()))
+        .withLabels(labels)
         .withAnnotations(annotations)
-        .withOwnerReferences(m.getOwnerReferences())
+        .withOwnerReferences(owners(m.getOwnerReferences()))
         .build();
   }
 
-  private static List<Container> containers(List<Container> containers) {
-    if (containers == null) {
+  /** A node's name is repeated by every pod bound to it; other objects' names are their own. */
+  private static String canonicalName(HasMetadata obj, String name) {
+    return obj instanceof Node ? canonical(name) : name;
+  }
+
+  private static OwnerReference owner(OwnerReference o) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(canonical(o.getApiVersion()))
+        .withKind(canonical(o.getKind()))
+        .withName(canonical(o.getName()))
+        .withUid(canonical(o.getUid()))
+        .withController(o.getController())
+        .withBlockOwnerDeletion(o.getBlockOwnerDeletion())
+        .build();
+  }
+
+  /**
+   * The one copy of a string that repeats across cached objects (namespace, label keys and values,
+   * owner, node name, image, condition and state strings, timestamps): objects deserialised from
+   * the API server's JSON each carry their own copies, ≈ 3 KB per pod. The JVM's string table holds
+   * its entries weakly, so a value no cached object uses any more is collected.
+   */
+  static String canonical(String s) {
+    return s == null ? null : s.intern();
+  }
+
+  /** Each item pruned; null items (JSON {@code null}) dropped, as the views skip them. */
+  private static <T> List<T> each(List<T> items, UnaryOperator<T> f) {
+    if (items == null) {
       return null;
     }
-    return containers.stream()
-        .map(c -> new ContainerBuilder().withName(c.getName()).withImage(c.getImage()).build())
-        .toList();
+    List<T> kept = new ArrayList<>(items.size());
+    for (T item : items) {
+      if (item != null) {
+        kept.add(f.apply(item));
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Owner references pruned, a null one kept in its place: which owner is the controller depends on
+   * how many there are ({@code KubeViews.controller}).
+   */
+  private static List<OwnerReference> owners(List<OwnerReference> refs) {
+    if (refs == null) {
+      return null;
+    }
+    List<OwnerReference> kept = new ArrayList<>(refs.size());
+    for (OwnerReference ref : refs) {
+      kept.add(ref == null ? null : owner(ref));
+    }
+    return kept;
+  }
+
+  private static List<Container> containers(List<Container> containers) {
+    return each(
+        containers,
+        c -> {
+          return new ContainerBuilder()
+              .withName(canonical(c.getName()))
+              .withImage(canonical(c.getImage()))
+              .build();
+        });
   }
 }

@@ -32,6 +32,7 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   private final AtomicLong version = new AtomicLong();
 
   private final boolean versionByView;
+  private final boolean keep;
 
   /**
    * @param store where the informer keeps its objects (e.g. pruning them)
@@ -42,19 +43,37 @@ final class CachedViews<R extends HasMetadata, V> implements ItemStore<R> {
   }
 
   /**
+   * For a store whose objects carry their views, made as they enter it ({@link CachedPod}): {@code
+   * toView} only reads it, so nothing is kept beside them.
+   */
+  static <R extends HasMetadata, V> CachedViews<R, V> carried(
+      ItemStore<R> store, Function<R, V> toView) {
+    return new CachedViews<>(store, toView, false, false);
+  }
+
+  /**
    * @param versionByView whether an update whose view equals the previous object's view leaves the
    *     {@link #version} as it is (the new object's view is made at once, on the informer's
    *     thread): for nodes, whose status heartbeats change the object but not what the analyzer
    *     reads of it
    */
   CachedViews(ItemStore<R> store, Function<R, V> toView, boolean versionByView) {
+    this(store, toView, versionByView, true);
+  }
+
+  private CachedViews(
+      ItemStore<R> store, Function<R, V> toView, boolean versionByView, boolean keep) {
     this.store = store;
     this.toView = toView;
     this.versionByView = versionByView;
+    this.keep = keep;
   }
 
   /** The view of {@code object}, an object this store handed out. */
   V view(R object) {
+    if (!keep) {
+      return toView.apply(object);
+    }
     synchronized (views) {
       V known = views.get(object);
       if (known != null) {

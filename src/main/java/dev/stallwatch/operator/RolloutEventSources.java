@@ -22,7 +22,6 @@ import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
-import io.javaoperatorsdk.operator.processing.event.source.informer.TransformingItemStore;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -55,12 +54,13 @@ final class RolloutEventSources {
 
   /** The caches' item stores, which also keep each cached object's view ({@link CachedViews}). */
   static final class Stores {
+    // A cached pod carries its view, made from the whole pod as it enters the cache.
     final CachedViews<Pod, PodView> pods =
-        new CachedViews<>(new TransformingItemStore<>(CachePruning::pod), KubeViews::pod);
+        CachedViews.carried(new PrunedStore<>(CachedPod::of), CachedPod::view);
     final CachedViews<Node, NodeView> nodes =
-        new CachedViews<>(new TransformingItemStore<>(CachePruning::node), KubeViews::node, true);
+        new CachedViews<>(new PrunedStore<>(CachePruning::node), KubeViews::node, true);
     final CachedViews<ControllerRevision, RevisionView> revisions =
-        new CachedViews<>(new TransformingItemStore<>(CachePruning::revision), KubeViews::revision);
+        new CachedViews<>(new PrunedStore<>(CachePruning::revision), KubeViews::revision);
 
     private volatile NodeViewsAt nodeViews;
 
@@ -168,18 +168,17 @@ final class RolloutEventSources {
   }
 
   /**
-   * The node a DaemonSet pod belongs to, as the analyzer places it: {@code spec.nodeName}, else the
-   * node its required affinity pins (a pod the scheduler has not bound yet, e.g. for lack of
-   * resources).
+   * The node a DaemonSet pod belongs to, as the analyzer places it ({@link PodView#targetNode}):
+   * {@code spec.nodeName}, else the node its required affinity pins (a pod the scheduler has not
+   * bound yet, e.g. for lack of resources). Runs on the informer's thread for every pod event, so
+   * it reads only the spec ({@link KubeViews#targetNode(Pod)}), not the whole view; a cached pod,
+   * which keeps no spec, carries it ({@link CachedPod#targetNode}). A pod whose view cannot be made
+   * (e.g. a malformed timestamp) is indexed under the same node; the analysis leaves it out and
+   * reports it.
    */
   static List<String> targetNode(Pod pod) {
-    String node;
-    try {
-      node = KubeViews.pod(pod).targetNode();
-    } catch (InvalidObjectException e) {
-      node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
-    }
-    return node == null || node.isEmpty() ? List.of() : List.of(node);
+    String node = CachedPod.targetNode(pod);
+    return node.isEmpty() ? List.of() : List.of(node);
   }
 
   /**

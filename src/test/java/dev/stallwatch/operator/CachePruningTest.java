@@ -145,12 +145,119 @@ class CachePruningTest {
         .isEqualTo("nvcr.io/nvidia/k8s/container-toolkit:v1.14.9");
     assertThat(pruned.getSpec().getContainers().get(0).getEnv()).isNullOrEmpty();
     assertThat(pruned.getSpec().getVolumes()).isNullOrEmpty();
-    assertThat(pruned.getStatus()).isEqualTo(pod.getStatus());
+    // Of the status only what the view reads: addresses, IDs, QoS class, start times are dropped.
+    assertThat(pruned.getStatus().getPhase()).isEqualTo("Pending");
+    assertThat(pruned.getStatus().getConditions()).isEqualTo(pod.getStatus().getConditions());
+    assertThat(pruned.getStatus().getContainerStatuses())
+        .isEqualTo(pod.getStatus().getContainerStatuses());
+    assertThat(pruned.getStatus().getHostIP()).isNull();
+    assertThat(pruned.getStatus().getPodIPs()).isNullOrEmpty();
+    // Bound: the affinity (read only to place an unbound pod) is dropped.
+    assertThat(pruned.getSpec().getAffinity()).isNull();
 
     int before = bytes(pod);
     int after = bytes(pruned);
     System.out.printf("bytes per cached pod: %d before pruning, %d after%n", before, after);
     assertThat(after).isLessThan(before / 2);
+  }
+
+  @Test
+  void anUnboundPodKeepsTheAffinityThatPlacesIt() {
+    Pod pending =
+        new PodBuilder(toolkitPod())
+            .editSpec()
+            .withNodeName(null)
+            .withNewAffinity()
+            .withNewNodeAffinity()
+            .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+            .addNewNodeSelectorTerm()
+            .addNewMatchField()
+            .withKey("metadata.name")
+            .withOperator("In")
+            .withValues("gpu-node-2")
+            .endMatchField()
+            .endNodeSelectorTerm()
+            .endRequiredDuringSchedulingIgnoredDuringExecution()
+            .endNodeAffinity()
+            .endAffinity()
+            .endSpec()
+            .build();
+
+    Pod pruned = CachePruning.pod(pending);
+
+    assertThat(pruned.getSpec().getAffinity()).isEqualTo(pending.getSpec().getAffinity());
+    assertThat(KubeViews.pod(pruned).targetNode()).isEqualTo("gpu-node-2");
+    assertThat(RolloutEventSources.targetNode(pruned)).containsExactly("gpu-node-2");
+  }
+
+  @Test
+  void theCachedPodCarriesItsViewAndOnlyTheIdentityItsOtherReadersRead() {
+    Pod pod = toolkitPod();
+
+    CachedPod cached = CachedPod.of(pod);
+
+    assertThat(CachedPod.view(cached)).isEqualTo(KubeViews.pod(pod));
+    assertThat(cached.getSpec()).isNull();
+    assertThat(cached.getStatus()).isNull();
+    assertThat(cached.getMetadata().getLabels()).isEmpty();
+    assertThat(cached.getMetadata().getManagedFields()).isEmpty();
+    assertThat(cached.getMetadata().getOwnerReferences())
+        .isEqualTo(pod.getMetadata().getOwnerReferences());
+    assertThat(cached.getMetadata().getResourceVersion()).isEqualTo("4711");
+    assertThat(RolloutEventSources.targetNode(cached)).containsExactly("gpu-node-1");
+    assertThat(cached).isNotEqualTo(CachedPod.of(pod)); // one object version: equal to itself
+  }
+
+  @Test
+  void aCachedPodThatCannotBeReadReportsWhyWhenItsViewIsRead() {
+    Pod bad =
+        new PodBuilder(toolkitPod())
+            .editMetadata()
+            .withCreationTimestamp("yesterday")
+            .endMetadata()
+            .build();
+
+    CachedPod cached = CachedPod.of(bad);
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> CachedPod.view(cached))
+        .isInstanceOf(dev.stallwatch.kube.InvalidObjectException.class)
+        .hasMessageContaining("nvidia-container-toolkit-x7k2p")
+        .hasMessageContaining("metadata.creationTimestamp");
+    assertThat(RolloutEventSources.targetNode(cached)).containsExactly("gpu-node-1");
+  }
+
+  @Test
+  void aPrunedNodeKeepsLabelsTaintsReadyAndAllocatableOnly() {
+    Node node =
+        json.unmarshal(
+            """
+            {"kind":"Node","metadata":{"name":"n1","labels":{"a":"1","b":"2"}},
+             "spec":{"podCIDR":"10.244.1.0/24","providerID":"kwok://n1","unschedulable":true,
+               "taints":[{"key":"k","effect":"NoSchedule"}]},
+             "status":{"allocatable":{"cpu":"4"},"capacity":{"cpu":"4"},
+               "conditions":[{"type":"MemoryPressure","status":"False"},
+                 {"type":"Ready","status":"True","lastHeartbeatTime":"2026-12-03T10:00:00Z",
+                  "lastTransitionTime":"2026-12-01T00:00:00Z"}],
+               "images":[{"names":["big:1"],"sizeBytes":1}],"nodeInfo":{"kubeletVersion":"v1"}}}
+            """,
+            Node.class);
+
+    Node pruned = CachePruning.node(node);
+
+    assertThat(pruned.getMetadata().getLabels()).isEqualTo(Map.of("a", "1", "b", "2"));
+    assertThat(pruned.getSpec().getTaints()).isEqualTo(node.getSpec().getTaints());
+    assertThat(pruned.getSpec().getUnschedulable()).isTrue();
+    assertThat(pruned.getSpec().getPodCIDR()).isNull();
+    assertThat(pruned.getStatus().getConditions())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.getType()).isEqualTo("Ready");
+              assertThat(c.getLastHeartbeatTime()).isNull();
+            });
+    assertThat(pruned.getStatus().getAllocatable()).isEqualTo(node.getStatus().getAllocatable());
+    assertThat(pruned.getStatus().getImages()).isNullOrEmpty();
+    assertThat(NodeChange.matters(pruned, node)).isFalse();
   }
 
   @Test
