@@ -304,14 +304,17 @@ public final class CachePruning {
   }
 
   private static OwnerReference owner(OwnerReference o) {
-    return new OwnerReferenceBuilder()
-        .withApiVersion(canonical(o.getApiVersion()))
-        .withKind(canonical(o.getKind()))
-        .withName(canonical(o.getName()))
-        .withUid(canonical(o.getUid()))
-        .withController(o.getController())
-        .withBlockOwnerDeletion(o.getBlockOwnerDeletion())
-        .build();
+    OwnerReference kept =
+        new OwnerReferenceBuilder()
+            .withApiVersion(canonical(o.getApiVersion()))
+            .withKind(canonical(o.getKind()))
+            .withName(canonical(o.getName()))
+            .withUid(canonical(o.getUid()))
+            .withController(o.getController())
+            .withBlockOwnerDeletion(o.getBlockOwnerDeletion())
+            .build();
+    kept.setAdditionalProperties(Map.of()); // shared, where the model makes one map per object
+    return kept;
   }
 
   /**

@@ -4,9 +4,7 @@ import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.rollout.PodView;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -85,30 +83,8 @@ final class CachedPod extends Pod {
     kept.setNamespace(m.getNamespace());
     kept.setUid(m.getUid());
     kept.setResourceVersion(m.getResourceVersion());
-    kept.setOwnerReferences(owners(m.getOwnerReferences()));
-    return kept;
-  }
-
-  private static List<OwnerReference> owners(List<OwnerReference> refs) {
-    if (refs == null) {
-      return null;
-    }
-    List<OwnerReference> kept = new ArrayList<>(refs.size());
-    for (OwnerReference ref : refs) {
-      if (ref == null) {
-        kept.add(null);
-        continue;
-      }
-      OwnerReference o = new OwnerReference();
-      o.setAdditionalProperties(Map.of());
-      o.setApiVersion(ref.getApiVersion());
-      o.setKind(ref.getKind());
-      o.setName(ref.getName());
-      o.setUid(ref.getUid());
-      o.setController(ref.getController());
-      o.setBlockOwnerDeletion(ref.getBlockOwnerDeletion());
-      kept.add(o);
-    }
+    // already pruned, strings shared: CachePruning.owners
+    kept.setOwnerReferences(m.getOwnerReferences());
     return kept;
   }
 
