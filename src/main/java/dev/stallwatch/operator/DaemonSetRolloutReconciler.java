@@ -68,8 +68,9 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   private final StallWrites writes;
   private final AutoRollback autoRollback;
   private final FailedCreates failedCreates;
+  private final ApiReachability reachability;
   private final StallMemories memories = new StallMemories();
-  private final RolloutEventSources.Stores stores = new RolloutEventSources.Stores();
+  private final RolloutEventSources.Stores stores;
   private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
   private final Map<String, Refusal> refusedRollbacks = new ConcurrentHashMap<>();
 
@@ -120,18 +121,25 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       OperatorSettings config,
       StallMetrics metrics,
       StallEvents events,
-      io.fabric8.kubernetes.client.KubernetesClient client) {
+      io.fabric8.kubernetes.client.KubernetesClient client,
+      ApiReachability reachability) {
     this.clock = clock;
+    this.reachability = reachability;
     this.toRealDelay = toRealDelay;
     this.settings = new AnalyzerSettings(config.stallAfter());
     this.planner = new StallPlanner(config.resolvedTtl());
     this.metrics = metrics;
+    this.stores = new RolloutEventSources.Stores(ns -> metrics.cachedPods(ns, this::cachedPods));
     this.events = events;
     this.writes = new StallWrites(client, events, metrics);
     this.failedCreates = new FailedCreates(client);
     this.autoRollback =
         new AutoRollback(
             new RollbackPolicy(config.autoRollback(), config.autoRollbackAfter()), client);
+  }
+
+  private int cachedPods(String namespace) {
+    return stores.cachedPods(namespace);
   }
 
   @Override
@@ -145,16 +153,39 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     long started = System.nanoTime();
     try {
       return observe(ds, context);
+    } catch (RuntimeException e) {
+      // An API server restarting, throttling or answering a conflict: retried shortly, counted,
+      // one line at most per outage. Anything else keeps its stack trace (JOSDK logs it).
+      ApiTrouble trouble = ApiTrouble.of(e).orElseThrow(() -> e);
+      metrics.reconcileFailed(trouble.reason().name());
+      if (trouble.outage()) {
+        reachability.reconcileFailed(trouble);
+      }
+      log.debug(
+          "{}/{}: reconcile failed ({}), retried: {}",
+          ds.getMetadata().getNamespace(),
+          ds.getMetadata().getName(),
+          trouble.reason(),
+          trouble.message());
+      return UpdateControl.<DaemonSet>noUpdate()
+          .rescheduleAfter(trouble.outage() ? OUTAGE_RETRY : CONFLICT_RETRY);
     } finally {
       metrics.reconciled(System.nanoTime() - started);
     }
   }
 
+  /** How soon a reconcile that met a conflict (409), a 410 or a 429 is tried again. */
+  static final Duration CONFLICT_RETRY = Duration.ofSeconds(1);
+
+  /** How soon a reconcile that could not reach the API server is tried again. */
+  static final Duration OUTAGE_RETRY = Duration.ofSeconds(5);
+
   private UpdateControl<DaemonSet> observe(DaemonSet ds, Context<DaemonSet> context) {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     String key = ns + "/" + name;
-    Set<RolloutStall> stalls = context.getSecondaryResources(RolloutStall.class);
+    Set<RolloutStall> stalls =
+        Set.copyOf(owned(context, RolloutStall.class, RolloutEventSources.STALLS, ns, name));
     if (context.isPrimaryResourceDeleted()) {
       forget(key, ns, name, stalls);
       return UpdateControl.noUpdate();
@@ -167,7 +198,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
               ds,
               pods(context, ns, name),
               () -> nodes(context),
-              context.getSecondaryResources(ControllerRevision.class));
+              owned(context, ControllerRevision.class, RolloutEventSources.REVISIONS, ns, name));
     } catch (InvalidObjectException e) {
       reportInvalid(ds, key, e);
       return UpdateControl.noUpdate();
@@ -224,7 +255,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
    * should wait for them; a lag that outlasts {@link #LAG_LIMIT} is logged once and ignored.
    */
   private boolean cachesLag(String key, RolloutSnapshot snapshot, Instant now) {
-    var lag = SnapshotLag.of(snapshot);
+    var lag = SnapshotLag.ofCaches(snapshot);
     if (lag.isEmpty()) {
       lagSince.remove(key);
       return false;
@@ -302,24 +333,34 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   }
 
   /**
-   * Whether the cluster still has a node, asked only while resolving a stall: the set of all node
-   * names (5,000 at 5,000 nodes) is built on the first question, not on every reconcile.
+   * The cluster's nodes as resolving a stall asks about them, by name: the map of all nodes (5,000
+   * at 5,000 nodes) is built on the first question, not on every reconcile.
    */
-  private static final class NodeNames implements java.util.function.Predicate<String> {
+  private static final class NodeNames implements StallNodes {
     private final List<dev.stallwatch.rollout.NodeView> nodes;
-    private Set<String> names;
+    private java.util.Map<String, dev.stallwatch.rollout.NodeView> byName;
 
     NodeNames(List<dev.stallwatch.rollout.NodeView> nodes) {
       this.nodes = nodes;
     }
 
-    @Override
-    public boolean test(String node) {
-      if (names == null) {
-        names = new java.util.HashSet<>();
-        nodes.forEach(n -> names.add(n.name()));
+    private dev.stallwatch.rollout.NodeView node(String name) {
+      if (byName == null) {
+        byName = new java.util.HashMap<>();
+        nodes.forEach(n -> byName.put(n.name(), n));
       }
-      return names.contains(node);
+      return byName.get(name);
+    }
+
+    @Override
+    public boolean exists(String node) {
+      return node(node) != null;
+    }
+
+    @Override
+    public boolean down(String node) {
+      var n = node(node);
+      return n != null && (n.ready() == null || !"True".equals(n.ready().status()));
     }
   }
 
@@ -445,16 +486,22 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     return live.snapshot();
   }
 
+  /** The DaemonSet's pods from the pod cache's owner index. */
+  private static List<Pod> pods(Context<DaemonSet> context, String namespace, String name) {
+    return owned(context, Pod.class, RolloutEventSources.PODS, namespace, name);
+  }
+
   /**
-   * The DaemonSet's pods from the pod cache's owner index: as {@code getSecondaryResources}, but
-   * without collecting them into a set (which hashes every pod deeply).
+   * The objects of {@code type} that the DaemonSet owns, from their cache's owner index ({@link
+   * RolloutEventSources#owners}: complete whenever the cache is).
    */
   @SuppressWarnings("unchecked")
-  private static List<Pod> pods(Context<DaemonSet> context, String namespace, String name) {
-    var source =
-        (InformerEventSource<Pod, DaemonSet>)
-            context.eventSourceRetriever().getEventSourceFor(Pod.class, RolloutEventSources.PODS);
-    return source.byIndex(
+  private static <R extends io.fabric8.kubernetes.api.model.HasMetadata> List<R> owned(
+      Context<DaemonSet> context, Class<R> type, String source, String namespace, String name) {
+    var cache =
+        (InformerEventSource<R, DaemonSet>)
+            context.eventSourceRetriever().getEventSourceFor(type, source);
+    return cache.byIndex(
         RolloutEventSources.BY_OWNER, RolloutEventSources.ownerKey(namespace, name));
   }
 

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -16,9 +18,43 @@ import java.util.stream.Stream;
 final class PrunedStore<R extends HasMetadata> implements ItemStore<R> {
   private final UnaryOperator<R> prune;
   private final ConcurrentHashMap<String, R> items = new ConcurrentHashMap<>();
+  // Objects held per namespace (namespaced objects only): what a relist must leave unchanged.
+  private final ConcurrentHashMap<String, AtomicInteger> perNamespace = new ConcurrentHashMap<>();
+  private final Consumer<String> firstOfNamespace;
 
   PrunedStore(UnaryOperator<R> prune) {
+    this(prune, ns -> {});
+  }
+
+  /**
+   * @param firstOfNamespace told once per namespace, when its first object is stored
+   */
+  PrunedStore(UnaryOperator<R> prune, Consumer<String> firstOfNamespace) {
     this.prune = prune;
+    this.firstOfNamespace = firstOfNamespace;
+  }
+
+  /** How many objects of {@code namespace} are stored. */
+  int count(String namespace) {
+    AtomicInteger n = perNamespace.get(namespace);
+    return n == null ? 0 : n.get();
+  }
+
+  private void counted(R object, int delta) {
+    String ns = object.getMetadata() == null ? null : object.getMetadata().getNamespace();
+    if (ns == null) {
+      return;
+    }
+    AtomicInteger n = perNamespace.get(ns);
+    if (n == null) {
+      AtomicInteger fresh = new AtomicInteger();
+      n = perNamespace.putIfAbsent(ns, fresh);
+      if (n == null) {
+        n = fresh;
+        firstOfNamespace.accept(ns);
+      }
+    }
+    n.addAndGet(delta);
   }
 
   @Override
@@ -28,12 +64,21 @@ final class PrunedStore<R extends HasMetadata> implements ItemStore<R> {
 
   @Override
   public R put(String key, R object) {
-    return items.put(key, prune.apply(object));
+    R pruned = prune.apply(object);
+    R previous = items.put(key, pruned);
+    if (previous == null) {
+      counted(pruned, 1);
+    }
+    return previous;
   }
 
   @Override
   public R remove(String key) {
-    return items.remove(key);
+    R previous = items.remove(key);
+    if (previous != null) {
+      counted(previous, -1);
+    }
+    return previous;
   }
 
   @Override

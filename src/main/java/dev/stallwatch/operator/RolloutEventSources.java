@@ -55,14 +55,31 @@ final class RolloutEventSources {
   /** The caches' item stores, which also keep each cached object's view ({@link CachedViews}). */
   static final class Stores {
     // A cached pod carries its view, made from the whole pod as it enters the cache.
-    final CachedViews<Pod, PodView> pods =
-        CachedViews.carried(new PrunedStore<>(CachedPod::of), CachedPod::view);
+    private final PrunedStore<Pod> podStore;
+    final CachedViews<Pod, PodView> pods;
     final CachedViews<Node, NodeView> nodes =
         new CachedViews<>(new PrunedStore<>(CachePruning::node), KubeViews::node, true);
     final CachedViews<ControllerRevision, RevisionView> revisions =
         new CachedViews<>(new PrunedStore<>(CachePruning::revision), KubeViews::revision);
 
     private volatile NodeViewsAt nodeViews;
+
+    Stores() {
+      this(ns -> {});
+    }
+
+    /**
+     * @param podNamespaceSeen told once per namespace, when its first pod enters the cache
+     */
+    Stores(java.util.function.Consumer<String> podNamespaceSeen) {
+      podStore = new PrunedStore<>(CachedPod::of, podNamespaceSeen);
+      pods = CachedViews.carried(podStore, CachedPod::view);
+    }
+
+    /** The DaemonSet pods cached for {@code namespace}. */
+    int cachedPods(String namespace) {
+      return podStore.count(namespace);
+    }
 
     private record NodeViewsAt(long version, Snapshots.NodeViews views) {}
 
@@ -89,32 +106,36 @@ final class RolloutEventSources {
       EventSourceContext<DaemonSet> context, Stores stores) {
     InformerEventSource<Pod, DaemonSet> pods =
         new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(Pod.class, DaemonSet.class)
-                .withName(PODS)
-                .withNamespacesInheritedFromController()
-                .withLabelSelector(MetadataKeys.TEMPLATE_GENERATION_LABEL)
-                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
-                .withItemStore(stores.pods)
-                .build(),
+            StorePerInformer.of(
+                InformerEventSourceConfiguration.from(Pod.class, DaemonSet.class)
+                    .withName(PODS)
+                    .withNamespacesInheritedFromController()
+                    .withLabelSelector(MetadataKeys.TEMPLATE_GENERATION_LABEL)
+                    .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
+                    .build(),
+                stores.pods),
             context);
     pods.addIndexers(
         Map.of(BY_NODE, RolloutEventSources::targetNode, BY_OWNER, RolloutEventSources::owners));
 
     InformerEventSource<ControllerRevision, DaemonSet> revisions =
         new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(ControllerRevision.class, DaemonSet.class)
-                .withName(REVISIONS)
-                .withNamespacesInheritedFromController()
-                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
-                .withItemStore(stores.revisions)
-                .build(),
+            StorePerInformer.of(
+                InformerEventSourceConfiguration.from(ControllerRevision.class, DaemonSet.class)
+                    .withName(REVISIONS)
+                    .withNamespacesInheritedFromController()
+                    .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
+                    .build(),
+                stores.revisions),
             context);
+
+    revisions.addIndexers(Map.of(BY_OWNER, RolloutEventSources::owners));
 
     NodeRouting routing =
         new NodeRouting(
             () -> context.getPrimaryCache().list(),
             node -> pods.byIndex(BY_NODE, node),
-            revisions::getSecondaryResources);
+            ds -> revisions.byIndex(BY_OWNER, ownerKey(ds)));
     InformerEventSource<Node, DaemonSet> nodes =
         new NodeEventSource(
             InformerEventSourceConfiguration.from(Node.class, DaemonSet.class)
@@ -124,6 +145,7 @@ final class RolloutEventSources {
                 // The reconciler lists every node itself: no per-primary index to maintain.
                 .withPrimaryToSecondaryMapper(ds -> Set.of())
                 .withOnUpdateFilter((after, before) -> NodeChange.matters(before, after))
+                // One informer (nodes are cluster-wide): no partition needed (StorePerInformer).
                 .withItemStore(stores.nodes)
                 .build(),
             context,
@@ -137,25 +159,30 @@ final class RolloutEventSources {
                 .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
                 .build(),
             context);
+    stalls.addIndexers(Map.of(BY_OWNER, RolloutEventSources::owners));
     return List.of(pods, revisions, nodes, stalls);
   }
 
   /**
-   * The DaemonSets that own a pod ({@link #ownerKey}), as {@code Mappers.fromOwnerReferences} maps
-   * its events: the reconciler reads a DaemonSet's pods from this index. JOSDK's {@code
-   * getSecondaryResources} collects them into a {@code HashSet}, which hashes every pod deeply
-   * (fabric8's generated {@code hashCode}) on every reconcile: a fifth of a reconcile's CPU at 500
-   * pods in the scale run's flight recording.
+   * The DaemonSets that own an object ({@link #ownerKey}), as {@code Mappers.fromOwnerReferences}
+   * maps its events: the reconciler reads a DaemonSet's pods, ControllerRevisions and RolloutStalls
+   * from this index, never from JOSDK's {@code getSecondaryResources}. That one reads an index
+   * JOSDK fills from the informer's events, after the informer's store: a reconcile just after
+   * start-up (or a relist) could find the store complete and that index not yet, and judge a
+   * DaemonSet without its revisions or its RolloutStall. This index is updated with the store,
+   * under its lock. It also spares a {@code HashSet} that hashes every pod deeply (fabric8's
+   * generated {@code hashCode}) on every reconcile: a fifth of a reconcile's CPU at 500 pods in the
+   * scale run's flight recording.
    */
-  static List<String> owners(Pod pod) {
-    var refs = pod.getMetadata() == null ? null : pod.getMetadata().getOwnerReferences();
+  static List<String> owners(HasMetadata object) {
+    var refs = object.getMetadata() == null ? null : object.getMetadata().getOwnerReferences();
     if (refs == null || refs.isEmpty()) {
       return List.of();
     }
     return refs.stream()
         .filter(
             o -> DAEMON_SET_KIND.equals(o.getKind()) && DAEMON_SET_API.equals(o.getApiVersion()))
-        .map(o -> ownerKey(pod.getMetadata().getNamespace(), o.getName()))
+        .map(o -> ownerKey(object.getMetadata().getNamespace(), o.getName()))
         .toList();
   }
 
@@ -165,6 +192,11 @@ final class RolloutEventSources {
   /** The {@link #BY_OWNER} key of a DaemonSet. */
   static String ownerKey(String namespace, String name) {
     return namespace + "/" + name;
+  }
+
+  /** The {@link #BY_OWNER} key of {@code ds}. */
+  static String ownerKey(DaemonSet ds) {
+    return ownerKey(ds.getMetadata().getNamespace(), ds.getMetadata().getName());
   }
 
   /**
@@ -217,7 +249,7 @@ final class RolloutEventSources {
   static final class NodeRouting {
     private final Supplier<Stream<DaemonSet>> daemonSets;
     private final Function<String, List<Pod>> podsOn;
-    private final Function<DaemonSet, Set<ControllerRevision>> revisionsOf;
+    private final Function<DaemonSet, ? extends Collection<ControllerRevision>> revisionsOf;
     private final Map<ResourceID, Placements> placements = new ConcurrentHashMap<>();
 
     /** The node before the update being mapped, on the informer thread delivering it. */
@@ -226,7 +258,7 @@ final class RolloutEventSources {
     NodeRouting(
         Supplier<Stream<DaemonSet>> daemonSets,
         Function<String, List<Pod>> podsOn,
-        Function<DaemonSet, Set<ControllerRevision>> revisionsOf) {
+        Function<DaemonSet, ? extends Collection<ControllerRevision>> revisionsOf) {
       this.daemonSets = daemonSets;
       this.podsOn = podsOn;
       this.revisionsOf = revisionsOf;

@@ -28,6 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>{@code stallwatch_reconcile_seconds} (a histogram, no labels): how long each reconcile of a
  *       DaemonSet took, from the cached objects to the last write; its {@code _count} is the number
  *       of reconciles (the scale run reads both; JOSDK's own counters leave out the latency)
+ *   <li>{@code stallwatch_cache_pods{namespace}}: DaemonSet pods in the operator's cache
+ *   <li>{@code stallwatch_reconcile_errors_total{reason}}: reconciles that met an expected API
+ *       failure (conflict, throttled, gone, server, unreachable) and were retried
  * </ul>
  */
 public final class StallMetrics {
@@ -38,6 +41,8 @@ public final class StallMetrics {
   static final String STALLS = "stallwatch.stalls";
   static final String ROLLBACKS = "stallwatch.rollbacks";
   static final String RECONCILE = "stallwatch.reconcile";
+  static final String CACHED_PODS = "stallwatch.cache.pods";
+  static final String RECONCILE_ERRORS = "stallwatch.reconcile.errors";
   private static final String[] REVISIONS = {"old", "new", "none"};
 
   private final MeterRegistry registry;
@@ -118,6 +123,45 @@ public final class StallMetrics {
     }
   }
 
+  /**
+   * {@code stallwatch_cache_pods{namespace}}: the DaemonSet pods the operator holds in its cache
+   * for a namespace, read from {@code count} (registered the first time a namespace's pod is
+   * cached). It tells a cache that lost objects apart from a quiet cluster: the number matches
+   * {@code kubectl get pods -l pod-template-generation -n NAMESPACE}.
+   */
+  public void cachedPods(String namespace, java.util.function.ToIntFunction<String> count) {
+    Gauge.builder(CACHED_PODS, () -> count.applyAsInt(namespace))
+        .description("DaemonSet pods held in the operator's cache, by namespace")
+        .tags("namespace", namespace)
+        .strongReference(true)
+        .register(registry);
+  }
+
+  /**
+   * Counts a reconcile that failed on an expected API answer ({@code conflict}, {@code throttled},
+   * {@code gone}, {@code server}, {@code unreachable}) and is retried: {@code
+   * stallwatch_reconcile_errors_total{reason}}. A steady rise means the operator cannot do its
+   * work.
+   */
+  public void reconcileFailed(String reason) {
+    Counter.builder(RECONCILE_ERRORS)
+        .description("Reconciles that failed on an expected API answer and were retried")
+        .tags("reason", reason)
+        .register(registry)
+        .increment();
+  }
+
+  /** How many counters a DaemonSet's series hold (for tests). */
+  int counterCount(String namespace, String daemonSet) {
+    Series series = byDaemonSet.get(key(namespace, daemonSet));
+    if (series == null) {
+      return 0;
+    }
+    synchronized (series) {
+      return series.counters.size();
+    }
+  }
+
   /** Removes every series of a DaemonSet that no longer exists. */
   public void forget(String namespace, String daemonSet) {
     Series series = byDaemonSet.remove(key(namespace, daemonSet));
@@ -138,7 +182,9 @@ public final class StallMetrics {
     final double[] split = new double[3];
     final List<Meter> nodeGauges = new ArrayList<>();
     final List<Meter> stallGauges = new ArrayList<>();
-    final List<Meter> counters = new ArrayList<>();
+    // A set: micrometer hands out the same counter for the same tags, and a list kept one more
+    // reference to it per stall for as long as the DaemonSet lived.
+    final java.util.Set<Meter> counters = new java.util.LinkedHashSet<>();
     String cause;
     String suspect;
     double stalledNodes;

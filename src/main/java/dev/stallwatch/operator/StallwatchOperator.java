@@ -40,10 +40,33 @@ public final class StallwatchOperator implements AutoCloseable {
   private final Leadership leadership;
   private boolean closed;
 
-  private StallwatchOperator(Operator operator, Leadership leadership) {
+  private final java.util.concurrent.ScheduledExecutorService watchdog;
+
+  private StallwatchOperator(
+      Operator operator, Leadership leadership, ApiReachability reachability) {
     this.operator = operator;
     this.leadership = leadership;
+    this.watchdog =
+        java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "stallwatch-api-reachability");
+              t.setDaemon(true);
+              return t;
+            });
+    // The informers know first when the watches are gone and when they are all back.
+    watchdog.scheduleWithFixedDelay(
+        () -> {
+          if (isStarted()) {
+            reachability.watching(operator.getRuntimeInfo().allEventSourcesAreHealthy());
+          }
+        },
+        WATCH_POLL.toMillis(),
+        WATCH_POLL.toMillis(),
+        java.util.concurrent.TimeUnit.MILLISECONDS);
   }
+
+  /** How often the informers' health is looked at for the outage log lines. */
+  static final Duration WATCH_POLL = Duration.ofSeconds(2);
 
   /** Options that only tests and the demo change. */
   public record Timing(
@@ -153,10 +176,19 @@ public final class StallwatchOperator implements AutoCloseable {
             });
     StallMetrics metrics = new StallMetrics(registry);
     StallEvents events = new StallEvents(client, timing.clock());
+    ApiReachability reachability = new ApiReachability(timing.clock());
     DaemonSetRolloutReconciler reconciler =
         new DaemonSetRolloutReconciler(
-            timing.clock(), timing.toRealDelay(), settings, metrics, events, client);
-    operator.register(reconciler, o -> configure(o, settings, timing));
+            timing.clock(), timing.toRealDelay(), settings, metrics, events, client, reachability);
+    var overrider =
+        ControllerConfigurationOverrider.override(
+            operator.getConfigurationService().getConfigurationFor(reconciler));
+    configure(overrider, settings, timing);
+    // One pruning store, a partition of it per namespace's informer (StorePerInformer).
+    operator.register(
+        reconciler,
+        StorePerInformer.of(
+            overrider.build(), new TransformingItemStore<>(CachePruning::daemonSet)));
     if (leadership != null) {
       log.info(
           "leader election: Lease {}, identity {}; reconciling once it is acquired",
@@ -164,7 +196,7 @@ public final class StallwatchOperator implements AutoCloseable {
           leadership.identity());
     }
     operator.start();
-    StallwatchOperator started = new StallwatchOperator(operator, leadership);
+    StallwatchOperator started = new StallwatchOperator(operator, leadership, reachability);
     // Only the leader exports stall series; this tells replicas apart (and "no leader" apart from
     // "nothing stalled"), as controller-runtime's leader_election_master_status does.
     Gauge.builder(LEADER_METRIC, started, o -> o.leading() ? 1 : 0)
@@ -187,8 +219,7 @@ public final class StallwatchOperator implements AutoCloseable {
     } else {
       o.settingNamespaces(settings.namespaces());
     }
-    o.withItemStore(new TransformingItemStore<>(CachePruning::daemonSet))
-        .withReconciliationMaxInterval(timing.resync());
+    o.withReconciliationMaxInterval(timing.resync());
   }
 
   /** True once started and every informer is healthy (synced and watching). */
@@ -233,6 +264,7 @@ public final class StallwatchOperator implements AutoCloseable {
       return;
     }
     closed = true;
+    watchdog.shutdownNow();
     if (leadership != null) {
       leadership.stopping();
     }

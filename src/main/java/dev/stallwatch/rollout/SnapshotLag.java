@@ -1,6 +1,7 @@
 package dev.stallwatch.rollout;
 
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -41,6 +42,34 @@ public final class SnapshotLag {
     if (revisions.isEmpty()) {
       return Optional.empty();
     }
+    return of(snapshot, ds, revisions);
+  }
+
+  /**
+   * As {@link #of}, for a snapshot read from caches that hold every ControllerRevision (the
+   * operator's): there, a DaemonSet the controller has written a status for and no
+   * ControllerRevision of it is a fourth sign — the revision cache has not caught up (the
+   * controller records a revision for the template before it writes any status). Judged without
+   * revisions, the rollout would be told from the pods' template generations alone.
+   */
+  public static Optional<String> ofCaches(RolloutSnapshot snapshot) {
+    DaemonSetView ds = snapshot.daemonSet();
+    var revisions =
+        snapshot.revisions().stream().filter(r -> Ownership.ownsRevision(ds, r)).toList();
+    if (revisions.isEmpty()) {
+      boolean observed = ds.status() != null && ds.status().observedGeneration() != null;
+      return observed
+          ? Optional.of(
+              "no ControllerRevision of DaemonSet "
+                  + ds.name()
+                  + " is cached, though the controller has written its status")
+          : Optional.empty();
+    }
+    return of(snapshot, ds, revisions);
+  }
+
+  private static Optional<String> of(
+      RolloutSnapshot snapshot, DaemonSetView ds, List<RevisionView> revisions) {
     Comparator<RevisionView> byRevision =
         Comparator.comparingLong(RevisionView::revision).thenComparing(RevisionView::name);
     RevisionView newest = revisions.stream().max(byRevision).orElseThrow();

@@ -36,6 +36,31 @@ class StallMetricsTest {
   }
 
   @Test
+  void aThousandStallsAndRollbacksOfOneDaemonSetHoldOneReferenceToEachCounter() {
+    for (int i = 0; i < 1000; i++) {
+      metrics.countStall("gpu", "toolkit", "ImagePull");
+      metrics.countRollback("gpu", "toolkit");
+    }
+    assertThat(metrics.counterCount("gpu", "toolkit")).isEqualTo(2);
+    assertThat(registry.scrape())
+        .contains(
+            "stallwatch_stalls_total{cause=\"ImagePull\",daemonset=\"toolkit\",namespace=\"gpu\"}"
+                + " 1000.0")
+        .contains("stallwatch_rollbacks_total{daemonset=\"toolkit\",namespace=\"gpu\"} 1000.0");
+    metrics.forget("gpu", "toolkit");
+    assertThat(registry.scrape()).doesNotContain("stallwatch_stalls_total{");
+  }
+
+  @Test
+  void theCachedPodsOfANamespaceAreReadAtEachScrape() {
+    int[] held = {3};
+    metrics.cachedPods("team-a", ns -> "team-a".equals(ns) ? held[0] : -1);
+    assertThat(registry.scrape()).contains("stallwatch_cache_pods{namespace=\"team-a\"} 3.0");
+    held[0] = 0;
+    assertThat(registry.scrape()).contains("stallwatch_cache_pods{namespace=\"team-a\"} 0.0");
+  }
+
+  @Test
   void eachReconcileIsCountedAndLandsInItsHistogramBucket() {
     metrics.reconciled(3_000_000L);
     metrics.reconciled(40_000_000L);

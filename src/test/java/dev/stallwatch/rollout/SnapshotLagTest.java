@@ -23,6 +23,32 @@ class SnapshotLagTest {
   }
 
   @Test
+  void noCachedRevisionOfADaemonSetTheControllerHasObservedLagsOnlyInTheCaches() {
+    var noRevisions = snapshot(ds(), List.of(), List.of(pod("n1", "new").build()));
+
+    assertThat(SnapshotLag.ofCaches(noRevisions))
+        .hasValue(
+            "no ControllerRevision of DaemonSet ds is cached, though the controller has written"
+                + " its status");
+    // A dump without ControllerRevisions has nothing to compare.
+    assertThat(SnapshotLag.of(noRevisions)).isEmpty();
+  }
+
+  @Test
+  void noRevisionOfADaemonSetTheControllerHasNotSeenYetIsNoLag() {
+    var fresh = snapshot(ds(NEW_TEMPLATE, null), List.of(), List.of());
+
+    assertThat(SnapshotLag.ofCaches(fresh)).isEmpty();
+  }
+
+  @Test
+  void theCachesAndTheDumpAgreeWhenRevisionsAreThere() {
+    var lagging = snapshot(OLD_DS, List.of(OLD), List.of(pod("n1", "new").build()));
+
+    assertThat(SnapshotLag.ofCaches(lagging)).isEqualTo(SnapshotLag.of(lagging)).isPresent();
+  }
+
+  @Test
   void aSettledRolloutDoesNotLag() {
     var settled =
         snapshot(
