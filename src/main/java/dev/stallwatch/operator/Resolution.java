@@ -6,7 +6,6 @@ import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutVerdict;
 import java.util.Optional;
-import java.util.function.Predicate;
 
 /** Why a stall stopped being active: the reason of its {@code Stalled=False} condition. */
 public enum Resolution {
@@ -28,15 +27,16 @@ public enum Resolution {
    * rollout the stall is about is still stalled.
    */
   public static Optional<Resolution> of(RolloutStall stall, RolloutVerdict verdict) {
-    return of(stall, verdict, node -> true);
+    return of(stall, verdict, StallNodes.ALL_READY);
   }
 
   /**
-   * Decides whether {@code stall} is over given the DaemonSet's latest verdict and which nodes the
-   * cluster still has; empty while the rollout the stall is about is still stalled.
+   * Decides whether {@code stall} is over given the DaemonSet's latest verdict and the cluster's
+   * nodes; empty while the rollout the stall is about is still stalled, and while a node it held is
+   * down (an outage is not progress: the verdict may say Complete only because the node dropped out
+   * of DESIRED).
    */
-  public static Optional<Resolution> of(
-      RolloutStall stall, RolloutVerdict verdict, Predicate<String> nodeExists) {
+  static Optional<Resolution> of(RolloutStall stall, RolloutVerdict verdict, StallNodes nodes) {
     String stalledHash = stall.getSpec().revision();
     String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
     if (!stalledHash.equals(currentHash)) {
@@ -51,8 +51,11 @@ public enum Resolution {
     if (!verdict.stalled()
         && held != null
         && !held.isEmpty()
-        && held.stream().noneMatch(n -> nodeExists.test(n.name()))) {
+        && held.stream().noneMatch(n -> nodes.exists(n.name()))) {
       return Optional.of(NodeRemoved);
+    }
+    if (!verdict.stalled() && held != null && held.stream().anyMatch(n -> nodes.down(n.name()))) {
+      return Optional.empty();
     }
     if (verdict.phase() == Phase.Complete) {
       return Optional.of(RolloutComplete);

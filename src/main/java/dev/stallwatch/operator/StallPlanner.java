@@ -64,15 +64,16 @@ public final class StallPlanner {
       Optional<RollbackRecord> rollback,
       Instant now,
       String rollbackWithheld) {
-    return plan(verdict, existing, rollback, now, rollbackWithheld, node -> true);
+    return plan(verdict, existing, rollback, now, rollbackWithheld, StallNodes.ALL_READY);
   }
 
   /**
    * Plans the writes.
    *
    * @param rollbackWithheld why the auto-rollback did not act on a due stall, or null
-   * @param nodeExists whether the cluster still has a node: a stall whose nodes were all deleted is
-   *     resolved {@link Resolution#NodeRemoved}
+   * @param nodes whether the cluster still has a node, and whether it is down: a stall whose nodes
+   *     were all deleted is resolved {@link Resolution#NodeRemoved}; one with a node down is not
+   *     resolved
    */
   public StallPlan plan(
       RolloutVerdict verdict,
@@ -80,7 +81,7 @@ public final class StallPlanner {
       Optional<RollbackRecord> rollback,
       Instant now,
       String rollbackWithheld,
-      java.util.function.Predicate<String> nodeExists) {
+      StallNodes nodes) {
     String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
     String currentName = StallName.of(verdict.daemonSet().name(), currentHash);
     List<Change> changes = new ArrayList<>();
@@ -93,7 +94,7 @@ public final class StallPlanner {
       currentSeen |= isCurrent;
       Rollback rolledBack = StallRecord.rollback(stall.getSpec().revision(), rollback, previous);
       if (previous != null && previous.active()) {
-        var resolution = Resolution.of(stall, verdict, nodeExists);
+        var resolution = Resolution.of(stall, verdict, nodes);
         if (resolution.isPresent()) {
           Resolution why = resolution.get();
           String message = why.describe(verdict.daemonSet().name(), stall.getSpec().revision());

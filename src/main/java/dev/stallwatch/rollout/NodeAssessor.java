@@ -128,6 +128,15 @@ final class NodeAssessor {
         }
       }
     }
+    // ...nor one the node controller marked not Ready in an outage that no kubelet has reported
+    // on since, nor one Ready again since its node's return, counting minReadySeconds from then.
+    Instant back = down == null ? NodeOutage.backSince(node) : null;
+    for (PodView pod : p.liveNew()) {
+      if (NodeOutage.markedByNodeController(pod)
+          || (back != null && NodeOutage.readyAgainAfter(pod, back))) {
+        return plain(node.name(), pod, Revision.NEW, Standing.UNAVAILABLE);
+      }
+    }
     if (p.liveNew().isEmpty() && !p.liveOld().isEmpty()) {
       return plain(node.name(), p.liveOld().get(0), Revision.OLD, Standing.WAITING);
     }

@@ -55,4 +55,44 @@ final class NodeOutage {
         && !pod.containerStatuses().isEmpty()
         && pod.containerStatuses().stream().allMatch(c -> c.ready() && c.running());
   }
+
+  /**
+   * Since when the node is Ready again (its Ready condition's last transition to True), or null.
+   */
+  static Instant backSince(NodeView node) {
+    NodeView.Condition ready = node.ready();
+    return ready != null && "True".equals(ready.status()) ? ready.lastTransition() : null;
+  }
+
+  /**
+   * Whether the pod is still as the node controller left it when its node went NotReady: Ready
+   * False without a reason while every container runs and is ready. A kubelet that sets Ready False
+   * always gives a reason (ContainersNotReady, ReadinessGatesNotReady); the node controller only
+   * flips the status of every pod on a node it lost. The pod ran before its node's outage and no
+   * kubelet has reported since — an outage, whatever the node cache says at this moment (after a
+   * relist it may be older or newer than the pod cache).
+   */
+  static boolean markedByNodeController(PodView pod) {
+    Optional<PodView.Condition> ready = pod.condition("Ready");
+    return ready.isPresent()
+        && "False".equals(ready.get().status())
+        && (ready.get().reason() == null || ready.get().reason().isEmpty())
+        && !pod.containerStatuses().isEmpty()
+        && pod.containerStatuses().stream().allMatch(c -> c.ready() && c.running());
+  }
+
+  /**
+   * Whether the pod outlived its node's outage and only waits out {@code minReadySeconds} counted
+   * from the node's return: created before the node turned Ready again at {@code back}, Ready again
+   * since then.
+   */
+  static boolean readyAgainAfter(PodView pod, Instant back) {
+    Optional<PodView.Condition> ready = pod.condition("Ready");
+    return pod.created() != null
+        && pod.created().isBefore(back)
+        && ready.isPresent()
+        && "True".equals(ready.get().status())
+        && ready.get().lastTransition() != null
+        && !ready.get().lastTransition().isBefore(back);
+  }
 }

@@ -31,12 +31,14 @@ class ResolutionTest {
   void aStallWhoseNodesWereAllDeletedIsResolvedNodeRemoved() {
     assertThat(
             Resolution.of(
-                active, notStalled(Phase.Progressing, NEW), node -> !node.equals("gpu-node-1")))
+                active,
+                notStalled(Phase.Progressing, NEW),
+                nodes(n -> !n.equals("gpu-node-1"), false)))
         .contains(Resolution.NodeRemoved);
-    assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW), node -> true))
+    assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW), StallNodes.ALL_READY))
         .contains(Resolution.RolloutComplete);
     // Still stalled (on another node): not over.
-    assertThat(Resolution.of(active, stalled(Cause.ImagePull), node -> false)).isEmpty();
+    assertThat(Resolution.of(active, stalled(Cause.ImagePull), nodes(n -> false, false))).isEmpty();
     assertThat(Resolution.NodeRemoved.describe("toolkit", "7f6c8d9b4"))
         .isEqualTo(
             "Every node the rollout of toolkit to revision 7f6c8d9b4 stalled on was deleted");
@@ -84,5 +86,36 @@ class ResolutionTest {
             StallRecord.active(stalled(Cause.ImagePull), null, now),
             Map.of(MetadataKeys.ACKNOWLEDGED, "true"));
     assertThat(Resolution.of(pulled, stalled(Cause.ImagePull))).isEmpty();
+  }
+
+  @Test
+  void aNodeOutageIsNotProgressWhileANodeTheStallHeldIsDown() {
+    // After an API-server outage every node may be NotReady: DESIRED shrinks to nothing and the
+    // verdict reads Complete; the stall stays Active until its node is back.
+    StallNodes down = nodes(n -> true, true);
+    assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW), down)).isEmpty();
+    assertThat(Resolution.of(active, notStalled(Phase.Progressing, NEW), down)).isEmpty();
+    // Gone for good, or moved to another revision: over all the same.
+    assertThat(Resolution.of(active, notStalled(Phase.Progressing, NEW), nodes(n -> false, true)))
+        .contains(Resolution.NodeRemoved);
+    assertThat(Resolution.of(active, notStalled(Phase.Complete, OLD), down))
+        .contains(Resolution.RolledBack);
+    // Back and Ready: the completed rollout resolves it.
+    assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW), nodes(n -> true, false)))
+        .contains(Resolution.RolloutComplete);
+  }
+
+  private static StallNodes nodes(java.util.function.Predicate<String> exists, boolean down) {
+    return new StallNodes() {
+      @Override
+      public boolean exists(String node) {
+        return exists.test(node);
+      }
+
+      @Override
+      public boolean down(String node) {
+        return down && exists.test(node);
+      }
+    };
   }
 }

@@ -199,4 +199,65 @@ class NodeAssessorTest {
     assertThat(assessor("gone").desired(node("n1"), List.of(pulling)).row().suspect())
         .isEqualTo(Suspect.NewRevision);
   }
+
+  @org.junit.jupiter.api.Test
+  void aPodThatOutlivedItsNodesOutageCountsMinReadySecondsFromTheNodesReturn() {
+    DaemonSetView d = ds();
+    DaemonSetView slow =
+        new DaemonSetView(
+            d.ref(),
+            d.generation(),
+            d.templateGeneration(),
+            d.annotations(),
+            d.template(),
+            d.strategy(),
+            3600,
+            d.status(),
+            d.created());
+    NodeAssessor assessor =
+        new NodeAssessor(
+            slow,
+            RevisionSplit.of(slow, List.of(OLD, NEW), List.of()),
+            new AnalyzerSettings(Duration.ofMinutes(5)),
+            StallMemory.NONE,
+            NOW,
+            name -> false,
+            null);
+    NodeView back =
+        new NodeView(
+            "n1",
+            java.util.Map.of(),
+            List.of(),
+            false,
+            new NodeView.Condition("True", "KubeletReady", "", ago(2)),
+            ago(60 * 24 * 30));
+    // Created an hour ago, marked not Ready during the outage, Ready again since the node's return:
+    // an outage after the rollout passed the node, not a stall of it.
+    PodView survivor = pod("n1", "new").created(ago(60)).ready(ago(1)).build();
+    assertThat(assessor.desired(back, List.of(survivor)).row().standing())
+        .isEqualTo(Standing.UNAVAILABLE);
+
+    // Still as the node controller marked it during the outage: no kubelet report since — also
+    // when the node cache has not yet seen the outage (Ready all along).
+    PodView marked = pod("n1", "new").created(ago(60)).markedNotReady(ago(3)).build();
+    assertThat(assessor.desired(back, List.of(marked)).row().standing())
+        .isEqualTo(Standing.UNAVAILABLE);
+    assertThat(assessor.desired(node("n1"), List.of(marked)).row().standing())
+        .isEqualTo(Standing.UNAVAILABLE);
+    // Never Ready since it was created: the outage is no excuse.
+    PodView never = pod("n1", "new").created(ago(60)).notReady().build();
+    assertThat(assessor.desired(back, List.of(never)).row().standing()).isEqualTo(Standing.STUCK);
+
+    // A pod that came up only after the node (a new pod): minReadySeconds since its creation.
+    PodView fresh = pod("n1", "new").created(ago(1)).ready(ago(1)).build();
+    assertThat(assessor.desired(back, List.of(fresh)).row().standing())
+        .isNotEqualTo(Standing.UNAVAILABLE);
+
+    // On a node Ready all along, a pod Ready for 10 of its 60 minutes is stuck (minReadySeconds
+    // longer than stall-after is worth a look).
+    PodView waiting = pod("n1", "new").created(ago(11)).ready(ago(10)).build();
+    NodeRow stuck = assessor.desired(node("n1"), List.of(waiting)).row();
+    assertThat(stuck.standing()).isEqualTo(Standing.STUCK);
+    assertThat(stuck.reason()).isEqualTo("MinReadySeconds");
+  }
 }
