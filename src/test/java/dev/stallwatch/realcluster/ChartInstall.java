@@ -2,6 +2,7 @@ package dev.stallwatch.realcluster;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.TemplateCommand;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -55,9 +56,33 @@ public record ChartInstall(String release, String namespace, Map<String, String>
     cluster.kubectl("apply", "--server-side", "-f", CRD.toString()).ok();
     cluster.kubectl("wait", "--for=condition=Established", "crd/rolloutstalls.stallwatch.dev").ok();
     return cluster
-        .kubectlWithInput(render(cluster), "apply", "-n", namespace, "-f", "-")
+        .kubectlWithInput(placed(cluster, render(cluster)), "apply", "-f", "-")
         .ok()
         .output();
+  }
+
+  private static final java.util.Set<String> CLUSTER_SCOPED =
+      java.util.Set.of(
+          "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Namespace");
+
+  /**
+   * The rendered objects with the release namespace on those that name none, as {@code helm
+   * install} places them; objects the chart puts in other namespaces (the Roles of {@code
+   * operator.namespaces}) keep theirs, which {@code kubectl apply -n} would refuse.
+   */
+  private String placed(RealCluster cluster, String rendered) {
+    var items =
+        cluster
+            .admin()
+            .load(new java.io.ByteArrayInputStream(rendered.getBytes(StandardCharsets.UTF_8)))
+            .items();
+    for (var item : items) {
+      if (item.getMetadata().getNamespace() == null && !CLUSTER_SCOPED.contains(item.getKind())) {
+        item.getMetadata().setNamespace(namespace);
+      }
+    }
+    return io.fabric8.kubernetes.client.utils.Serialization.asYaml(
+        new io.fabric8.kubernetes.api.model.KubernetesListBuilder().withItems(items).build());
   }
 
   /** A kubeconfig that authenticates as this release's ServiceAccount. */

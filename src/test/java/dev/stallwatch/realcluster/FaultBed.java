@@ -46,9 +46,27 @@ final class FaultBed {
 
   /** Creates the namespace, rolls both DaemonSets out, breaks one and waits for its stall. */
   static FaultBed stallInProgress(RealCluster cluster, String namespace) {
+    return stallInProgress(cluster, rolledOut(cluster, namespace));
+  }
+
+  /** The namespace with both DaemonSets rolled out, nothing broken yet. */
+  static Scenario rolledOut(RealCluster cluster, String namespace) {
     Scenario s = Scenario.create(cluster, namespace, 3, 0);
     s.rollOut(STALLED, "example.com/agent:v1", b -> b);
     s.rollOut(HEALTHY, "example.com/probe:v1", b -> b);
+    return s;
+  }
+
+  /**
+   * A bed over {@link #rolledOut} with nothing broken, for a stall still to come ({@link
+   * #breakHealthy}); {@link #assertIntact} does not apply to it.
+   */
+  static FaultBed untouched(RealCluster cluster, Scenario s) {
+    return new FaultBed(cluster, s, null);
+  }
+
+  /** Breaks {@link #rolledOut}'s {@value #STALLED} and waits for its stall. */
+  static FaultBed stallInProgress(RealCluster cluster, Scenario s) {
     setImage(cluster, s, STALLED, Scenario.UNPULLABLE + "agent:v2");
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getSpec().daemonSet()).isEqualTo(STALLED);
