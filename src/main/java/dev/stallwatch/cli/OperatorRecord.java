@@ -3,15 +3,13 @@ package dev.stallwatch.cli;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.crd.StallName;
-import dev.stallwatch.rollout.AnalyzerSettings;
-import dev.stallwatch.rollout.RolloutAnalyzer;
-import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.StallMemory;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -48,24 +46,6 @@ record OperatorRecord(RolloutStall stall) {
     }
   }
 
-  /**
-   * The verdict re-analyzed with the operator's dates merged into {@code memory} (the earlier of
-   * the two for each node), or the verdict itself without a record.
-   */
-  static RolloutVerdict reconciled(
-      KubernetesClient client,
-      RolloutSnapshot snapshot,
-      RolloutVerdict verdict,
-      Instant now,
-      AnalyzerSettings settings,
-      StallMemory memory) {
-    Optional<OperatorRecord> record = of(client, verdict);
-    if (record.isEmpty()) {
-      return verdict;
-    }
-    return RolloutAnalyzer.analyze(snapshot, now, settings, record.get().merged(memory));
-  }
-
   /** {@code memory} with the stalled nodes' {@code since} from this record, earliest wins. */
   StallMemory merged(StallMemory memory) {
     String hash = stall.getSpec().revision();
@@ -83,6 +63,31 @@ record OperatorRecord(RolloutStall stall) {
       }
     }
     return new StallMemory(hash, held, memory.observedAt());
+  }
+
+  /** The record's stalled nodes, then {@code more} (the CLI's own) not among them. */
+  List<String> withNodes(List<String> more) {
+    java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>();
+    RolloutStallStatus s = stall.getStatus();
+    if (s.nodes() != null) {
+      s.nodes().stream().map(n -> n.name()).filter(n -> n != null).forEach(all::add);
+    } else if (s.node() != null) {
+      all.add(s.node());
+    }
+    all.addAll(more);
+    return List.copyOf(all);
+  }
+
+  String cause() {
+    return stall.getStatus().cause();
+  }
+
+  String suspect() {
+    return stall.getStatus().suspect() == null ? "Unknown" : stall.getStatus().suspect();
+  }
+
+  String since() {
+    return stall.getStatus().stalledSince();
   }
 
   /**

@@ -19,6 +19,9 @@ import java.util.function.Consumer;
  * Stalled, or the deadline passes. Nothing outlasts the deadline — neither a sleep nor a read that
  * hangs on a slow API server.
  *
+ * <p>An Active RolloutStall of the operator for the rollout's new revision ends the wait as Stalled
+ * at once ({@link Reading#record}): the CLI and the cluster's record never contradict each other.
+ *
  * <p>A Stalled verdict ends the wait only once the DaemonSet controller has caught up with the
  * DaemonSet's spec: right after {@code kubectl apply}, until the controller has observed the new
  * generation and recorded its ControllerRevision, the analyzer still judges the previous revision —
@@ -36,8 +39,14 @@ final class RolloutWait {
    *
    * @param templateRecorded false when the DaemonSet owns ControllerRevisions but none stores its
    *     current template: the analyzer's "new" revision is then an earlier one
+   * @param record the operator's Active RolloutStall of the verdict's new revision, or null
    */
-  record Reading(RolloutVerdict verdict, boolean templateRecorded) {
+  record Reading(RolloutVerdict verdict, boolean templateRecorded, OperatorRecord record) {
+
+    /** A reading without an operator's record. */
+    Reading(RolloutVerdict verdict, boolean templateRecorded) {
+      this(verdict, templateRecorded, null);
+    }
 
     /** A reading of a DaemonSet whose controller has caught up (tests). */
     static Reading of(RolloutVerdict verdict) {
@@ -135,7 +144,12 @@ final class RolloutWait {
           last = reading;
           memory = StallMemory.from(verdict, readAt);
           onRead.accept(reading);
-          if (verdict.phase() == Phase.Complete) {
+          // The cluster's record wins: the operator has recorded this revision as stalled, whatever
+          // this machine's clock makes of the nodes' ages. Never Complete while it is Active.
+          if (reading.record() != null && reading.settled()) {
+            return new Outcome(End.STALLED, reading, Duration.between(start, clock.instant()));
+          }
+          if (verdict.phase() == Phase.Complete && reading.record() == null) {
             return new Outcome(End.COMPLETE, reading, Duration.between(start, clock.instant()));
           }
           // A stall of the revision before an edit the controller has not taken in yet is not the

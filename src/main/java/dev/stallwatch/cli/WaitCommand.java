@@ -122,11 +122,13 @@ public final class WaitCommand implements Callable<Integer> {
               RolloutSnapshot snapshot = cluster.translating(() -> read(client, namespace, name));
               RolloutVerdict own = RolloutAnalyzer.analyze(snapshot, now, settings, memory);
               // The operator's record of this revision dates the nodes as the cluster does.
+              OperatorRecord record =
+                  cluster.translating(() -> OperatorRecord.of(client, own)).orElse(null);
               RolloutVerdict verdict =
-                  cluster.translating(
-                      () ->
-                          OperatorRecord.reconciled(client, snapshot, own, now, settings, memory));
-              return new RolloutWait.Reading(verdict, templateRecorded(snapshot, verdict));
+                  record == null
+                      ? own
+                      : RolloutAnalyzer.analyze(snapshot, now, settings, record.merged(memory));
+              return new RolloutWait.Reading(verdict, templateRecorded(snapshot, verdict), record);
             },
             clock,
             sleeper,
@@ -159,7 +161,7 @@ public final class WaitCommand implements Callable<Integer> {
     RolloutWait.Outcome outcome = wait.run();
     return switch (outcome.end()) {
       case COMPLETE -> complete(out, outcome.last());
-      case STALLED -> stalled(out, outcome, client);
+      case STALLED -> stalled(out, outcome);
       case TIMEOUT -> timedOut(out, outcome);
     };
   }
@@ -210,8 +212,12 @@ public final class WaitCommand implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private int stalled(PrintWriter out, RolloutWait.Outcome outcome, KubernetesClient client) {
+  private int stalled(PrintWriter out, RolloutWait.Outcome outcome) {
     RolloutVerdict v = outcome.last();
+    OperatorRecord record = outcome.lastReading().record();
+    if (record != null && v.phase() != Phase.Stalled) {
+      return recorded(out, v, record);
+    }
     String ns = v.daemonSet().namespace();
     String name = v.daemonSet().name();
     NodeRow first =
@@ -221,7 +227,9 @@ public final class WaitCommand implements Callable<Integer> {
             .orElse(null);
     out.println();
     out.println("daemonset.apps/" + name + " rollout Stalled");
-    out.println("  node:     " + nodes(v.stalledNodes()));
+    out.println(
+        "  node:     "
+            + nodes(record == null ? v.stalledNodes() : record.withNodes(v.stalledNodes())));
     out.println("  cause:    " + v.cause());
     out.println(
         "  reason:   " + (first != null && first.reason() != null ? first.reason() : v.reason()));
@@ -229,7 +237,9 @@ public final class WaitCommand implements Callable<Integer> {
         "  message:  "
             + (first != null && first.message() != null ? first.message() : v.message()));
     out.println("  since:    " + v.stalledSince());
-    OperatorRecord.of(client, v).ifPresent(r -> out.println("  " + r.line()));
+    if (record != null) {
+      out.println("  " + record.line());
+    }
     if (v.suspect() != null) {
       out.println(
           "  suspect:  "
@@ -248,6 +258,31 @@ public final class WaitCommand implements Callable<Integer> {
     String flags = cluster.clusterFlags();
     out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
     out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + flags + ")");
+    out.println();
+    out.print(TableReport.render(clock.instant(), List.of(v)));
+    out.flush();
+    return ExitCodes.STALLED;
+  }
+
+  /**
+   * Stalled by the cluster's record, though this machine's own reading (its clock minutes off, or
+   * the nodes not yet past its own stall-after) does not say so yet: the record's words.
+   */
+  private int recorded(PrintWriter out, RolloutVerdict v, OperatorRecord record) {
+    String ns = v.daemonSet().namespace();
+    String name = v.daemonSet().name();
+    out.println();
+    out.println("daemonset.apps/" + name + " rollout Stalled (recorded by the operator)");
+    out.println("  node:     " + nodes(record.withNodes(v.stalledNodes())));
+    out.println("  cause:    " + record.cause());
+    out.println("  suspect:  " + record.suspect());
+    out.println("  since:    " + record.since());
+    out.println("  " + record.line());
+    out.println("  new:      " + revision(v.newRevision()));
+    out.println();
+    String flags = cluster.clusterFlags();
+    out.println("Roll back to converge every node on the previous spec, then debug:");
+    out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
     out.println();
     out.print(TableReport.render(clock.instant(), List.of(v)));
     out.flush();

@@ -116,6 +116,65 @@ class RolloutWaitTest {
     assertThat(stalled.end()).isEqualTo(RolloutWait.End.STALLED);
   }
 
+  /** An Active RolloutStall of revision abc, as the operator writes it. */
+  static OperatorRecord activeRecord() {
+    var stall = new dev.stallwatch.crd.RolloutStall();
+    stall.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withNamespace("ns")
+            .withName("ds-abc")
+            .build());
+    stall.setSpec(new dev.stallwatch.crd.RolloutStallSpec("ds", "abc"));
+    stall.setStatus(
+        new dev.stallwatch.crd.RolloutStallStatus(
+            "Active",
+            "n1",
+            null,
+            1,
+            "ImagePull",
+            null,
+            null,
+            null,
+            "NewRevision",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            "2026-12-02T09:48:00Z",
+            null,
+            null,
+            null,
+            null,
+            null));
+    return new OperatorRecord(stall);
+  }
+
+  @Test
+  void theOperatorsRecordEndsTheWaitAsStalledWhateverThisClockMakesOfIt() throws Exception {
+    // The local clock is minutes behind the cluster's: its own verdict still says Progressing (or
+    // even Complete, a node dropped from DESIRED); the Active record wins at the first read.
+    var progressing =
+        run(
+            new ArrayDeque<>(
+                List.of(new RolloutWait.Reading(verdict(Phase.Progressing), true, activeRecord()))),
+            Duration.ofSeconds(2),
+            Duration.ofMinutes(10));
+    var complete =
+        run(
+            new ArrayDeque<>(
+                List.of(new RolloutWait.Reading(verdict(Phase.Complete), true, activeRecord()))),
+            Duration.ofSeconds(2),
+            Duration.ofMinutes(10));
+
+    assertThat(progressing.end()).isEqualTo(RolloutWait.End.STALLED);
+    assertThat(progressing.elapsed()).isZero();
+    assertThat(progressing.lastReading().record().withNodes(List.of("n2", "n1")))
+        .containsExactly("n1", "n2");
+    assertThat(complete.end()).isEqualTo(RolloutWait.End.STALLED);
+  }
+
   @Test
   void aStallIsNoVerdictUntilTheControllerHasCaughtUpWithTheDaemonSet() throws Exception {
     // Right after an apply the analyzer still judges the previous, stalled revision.

@@ -91,6 +91,36 @@ class WaitCommandIT {
   }
 
   @Test
+  void theClustersRecordWinsOverAClockTenMinutesBehindTheClusters() {
+    toolkit.daemonSet(2, 3, 1, 2);
+    toolkit.waitingPod(
+        "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
+    toolkit.readyPod("gpu-node-2", 1, EARLIER);
+    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    // The cluster's clock (demo --serve's, or a laptop's 10 minutes slow): the operator recorded
+    // the stall at a time this machine has not reached yet.
+    String since =
+        java.time.Instant.now()
+            .plusSeconds(600)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .toString();
+    String stall = toolkit.operatorStall(2, "gpu-node-1", "ImagePull", since);
+
+    CliRun run = waitFor("--stall-after", "10m", "--timeout", "20s");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STALLED);
+    assertThat(run.took())
+        .as("ended at the first read")
+        .isLessThan(java.time.Duration.ofSeconds(10));
+    assertThat(run.out())
+        .contains("rollout Stalled (recorded by the operator)")
+        .contains("  node:     gpu-node-1")
+        .contains("  cause:    ImagePull")
+        .contains("  since:    " + since)
+        .contains("RolloutStall gpu/" + stall + " Active");
+  }
+
+  @Test
   void exitsZeroWhenTheRolloutIsComplete() {
     toolkit.daemonSet(2, 3, 3, 3);
     NODES.forEach(node -> toolkit.readyPod(node, 2, EARLIER));
