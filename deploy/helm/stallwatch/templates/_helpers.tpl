@@ -61,25 +61,38 @@ app.kubernetes.io/part-of: stallwatch
 
 {{/*
 Permissions on namespaced resources, granted cluster-wide (all namespaces) or per watched
-namespace. Nothing on secrets; writes on workloads only with auto-rollback.
+namespace: exactly the verbs the operator uses (its start-up check asks for the same list; a test
+compares them). Nothing on secrets; writes on workloads only with auto-rollback.
 */}}
 {{- define "stallwatch.namespacedRules" -}}
-- apiGroups: ["apps"]
-  resources: ["daemonsets"]
-  verbs: ["get", "list", "watch"{{ if .Values.autoRollback.enabled }}, "patch"{{ end }}]
+# Informers: list and watch, nothing else.
 - apiGroups: ["apps"]
   resources: ["controllerrevisions"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["list", "watch"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["list", "watch"]
+{{- if .Values.autoRollback.enabled }}
+# The auto-rollback reads the DaemonSet afresh and patches its template back.
+- apiGroups: ["apps"]
+  resources: ["daemonsets"]
+  verbs: ["list", "watch", "get", "patch"]
+{{- else }}
+- apiGroups: ["apps"]
+  resources: ["daemonsets"]
+  verbs: ["list", "watch"]
+{{- end }}
+# RolloutStalls are created and deleted whole; only their status is rewritten.
 - apiGroups: ["stallwatch.dev"]
-  resources: ["rolloutstalls", "rolloutstalls/status"]
-  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+  resources: ["rolloutstalls"]
+  verbs: ["list", "watch", "create", "delete"]
+- apiGroups: ["stallwatch.dev"]
+  resources: ["rolloutstalls/status"]
+  verbs: ["update"]
 # Events on the DaemonSet (core/v1 Events, as the operator writes them); "list" to read the
 # controller's FailedCreate warnings, on demand only (a DaemonSet with a pod-less stuck node), never
 # watched.
 - apiGroups: [""]
   resources: ["events"]
-  verbs: ["create", "patch", "list"]
+  verbs: ["create", "list"]
 {{- end }}

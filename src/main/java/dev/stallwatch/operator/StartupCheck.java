@@ -20,12 +20,12 @@ import org.slf4j.LoggerFactory;
  * authenticated user may ask) allows each verb on each resource the operator uses, where it uses
  * it. A server that cannot answer such a review (the embedded mock) is not judged.
  */
-final class StartupCheck {
+public final class StartupCheck {
   private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
   static final String CRD = "rolloutstalls.stallwatch.dev";
 
   /** One verb on one resource; {@code namespaced} false: cluster-scoped. */
-  record Need(String group, String resource, String verb, boolean namespaced, String name) {
+  public record Need(String group, String resource, String verb, boolean namespaced, String name) {
     String describe() {
       return verb
           + " "
@@ -37,8 +37,11 @@ final class StartupCheck {
 
   private StartupCheck() {}
 
-  /** The grants the operator needs with {@code settings}, in the order it uses them. */
-  static List<Need> needs(OperatorSettings settings) {
+  /**
+   * The grants the operator needs with {@code settings}, in the order it uses them: exactly the
+   * verbs its code uses, no more (the chart grants the same; {@code HelmChartIT} compares them).
+   */
+  public static List<Need> needs(OperatorSettings settings) {
     List<Need> needs = new ArrayList<>();
     for (String verb : List.of("list", "watch")) {
       needs.add(new Need("", "nodes", verb, false, null));
@@ -47,12 +50,16 @@ final class StartupCheck {
       needs.add(new Need("", "pods", verb, true, null));
       needs.add(new Need("stallwatch.dev", "rolloutstalls", verb, true, null));
     }
-    for (String verb : List.of("create", "update", "delete")) {
-      needs.add(new Need("stallwatch.dev", "rolloutstalls", verb, true, null));
-    }
+    // RolloutStalls are created and deleted whole; only their status is rewritten (PUT /status).
+    needs.add(new Need("stallwatch.dev", "rolloutstalls", "create", true, null));
+    needs.add(new Need("stallwatch.dev", "rolloutstalls", "delete", true, null));
     needs.add(new Need("stallwatch.dev", "rolloutstalls/status", "update", true, null));
     needs.add(new Need("", "events", "create", true, null));
+    // The controller's FailedCreate warnings, listed on demand (FailedCreates).
+    needs.add(new Need("", "events", "list", true, null));
     if (settings.autoRollback()) {
+      // RevisionRestorer reads the DaemonSet afresh and patches its template back.
+      needs.add(new Need("apps", "daemonsets", "get", true, null));
       needs.add(new Need("apps", "daemonsets", "patch", true, null));
     }
     return needs;

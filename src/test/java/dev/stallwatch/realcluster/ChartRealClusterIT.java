@@ -368,16 +368,24 @@ class ChartRealClusterIT {
     List<String> elsewhere = List.of("-n", ELSEWHERE);
     List<Permission> rows = new ArrayList<>();
     for (String verb : List.of("get", "list", "watch")) {
-      rows.add(new Permission(verb, "daemonsets.apps", all, true));
-      rows.add(new Permission(verb, "controllerrevisions.apps", all, true));
-      rows.add(new Permission(verb, "pods", all, true));
-      rows.add(new Permission(verb, "nodes", cluster, true));
-      rows.add(new Permission(verb, "rolloutstalls.stallwatch.dev", all, true));
+      // Informers list and watch; only the auto-rollback reads a DaemonSet by name.
+      boolean informed = !verb.equals("get");
+      rows.add(new Permission(verb, "daemonsets.apps", all, informed || r.autoRollback()));
+      rows.add(new Permission(verb, "controllerrevisions.apps", all, informed));
+      rows.add(new Permission(verb, "pods", all, informed));
+      rows.add(new Permission(verb, "nodes", cluster, informed));
+      rows.add(new Permission(verb, "rolloutstalls.stallwatch.dev", all, informed));
       rows.add(new Permission(verb, "secrets", all, false));
       rows.add(new Permission(verb, "secrets", inHome, false));
     }
     for (String verb : List.of("create", "update", "patch", "delete")) {
-      rows.add(new Permission(verb, "rolloutstalls.stallwatch.dev", elsewhere, true));
+      // Created and deleted whole; only the status is rewritten.
+      rows.add(
+          new Permission(
+              verb,
+              "rolloutstalls.stallwatch.dev",
+              elsewhere,
+              verb.equals("create") || verb.equals("delete")));
       boolean rollbackPatch = verb.equals("patch") && r.autoRollback();
       rows.add(new Permission(verb, "daemonsets.apps", elsewhere, rollbackPatch));
       rows.add(new Permission(verb, "deployments.apps", elsewhere, false));
@@ -389,9 +397,9 @@ class ChartRealClusterIT {
       rows.add(new Permission(verb, "secrets", inHome, false));
     }
     rows.add(new Permission("update", "rolloutstalls.stallwatch.dev/status", elsewhere, true));
-    rows.add(new Permission("patch", "rolloutstalls.stallwatch.dev/status", elsewhere, true));
+    rows.add(new Permission("patch", "rolloutstalls.stallwatch.dev/status", elsewhere, false));
     rows.add(new Permission("create", "events", elsewhere, true));
-    rows.add(new Permission("patch", "events", elsewhere, true));
+    rows.add(new Permission("patch", "events", elsewhere, false));
     // the DaemonSet's FailedCreate Events are listed on demand, never watched
     rows.add(new Permission("list", "events", elsewhere, true));
     rows.add(new Permission("watch", "events", elsewhere, false));
