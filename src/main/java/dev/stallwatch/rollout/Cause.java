@@ -1,8 +1,11 @@
 package dev.stallwatch.rollout;
 
 /**
- * Why a node holds a rollout back. Declaration order is the rule order: the first that matches
- * wins. The names are a contract (JSON, metrics, CRD).
+ * Why a node holds a rollout back. The rules are tried in the order of {@code CauseRules} (the
+ * first that matches wins): {@link #NodeExcluded} from eligibility first, {@link #Unknown} when
+ * none matched. The constants are declared in that order ({@code CauseRulesTest} keeps the two the
+ * same), so a cause added here without its rule in the right place fails a test. The names are a
+ * contract (JSON, metrics, CRD).
  */
 public enum Cause {
   /** The old revision would run on the node and the new one would not: DESIRED shrank. */

@@ -69,6 +69,18 @@ final class CauseRules {
           new Rule(Cause.CrashLoop, e -> waitingWith(e.pod(), CRASH_REASONS, Cause.CrashLoop)),
           new Rule(Cause.NotReady, CauseRules::notReady));
 
+  /**
+   * The causes in the order their rules are tried, between {@link Cause#NodeExcluded} (decided
+   * first, from eligibility) and {@link Cause#Unknown} (none matched): the one order of the rules.
+   */
+  static List<Cause> order() {
+    java.util.List<Cause> all = new java.util.ArrayList<>();
+    all.add(Cause.NodeExcluded);
+    RULES.forEach(r -> all.add(r.cause()));
+    all.add(Cause.Unknown);
+    return List.copyOf(all);
+  }
+
   private CauseRules() {}
 
   /** The first matching rule's finding, else {@link Cause#Unknown}. */

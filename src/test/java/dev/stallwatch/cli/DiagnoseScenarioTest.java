@@ -151,4 +151,19 @@ class DiagnoseScenarioTest {
     }
     return n.asText();
   }
+
+  /** A rule no fixture reaches could be dead behind an earlier one: every cause has a story. */
+  @org.junit.jupiter.api.Test
+  void everyCauseIsTheVerdictOfSomeFixture() throws IOException {
+    java.util.Set<String> seen = new java.util.TreeSet<>();
+    for (String file : scenarios().toList()) {
+      JsonNode expect = YAML.readTree(SCENARIOS.resolve(file).toFile()).get("expect");
+      expect.findValues("cause").forEach(c -> seen.add(c.asText()));
+    }
+    assertThat(seen)
+        .containsAll(
+            java.util.Arrays.stream(dev.stallwatch.rollout.Cause.values())
+                .map(Enum::name)
+                .toList());
+  }
 }

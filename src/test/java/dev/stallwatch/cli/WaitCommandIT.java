@@ -63,13 +63,18 @@ class WaitCommandIT {
     return CliRun.of(all.toArray(String[]::new));
   }
 
-  @Test
-  void theOperatorsActiveRolloutStallEndsTheWaitAsTheClusterRecordsIt() {
+  /** Revision 2 on gpu-node-1, whose image cannot be pulled; the others on revision 1. */
+  void pullingOnFirstNode() {
     toolkit.daemonSet(2, 3, 1, 2);
     toolkit.waitingPod(
         "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
     toolkit.readyPod("gpu-node-2", 1, EARLIER);
     toolkit.readyPod("gpu-node-3", 1, EARLIER);
+  }
+
+  @Test
+  void theOperatorsActiveRolloutStallEndsTheWaitAsTheClusterRecordsIt() {
+    pullingOnFirstNode();
     String since =
         java.time.Instant.now()
             .minusSeconds(3600)
@@ -92,11 +97,7 @@ class WaitCommandIT {
 
   @Test
   void theClustersRecordWinsOverAClockTenMinutesBehindTheClusters() {
-    toolkit.daemonSet(2, 3, 1, 2);
-    toolkit.waitingPod(
-        "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
-    toolkit.readyPod("gpu-node-2", 1, EARLIER);
-    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    pullingOnFirstNode();
     // The cluster's clock (demo --serve's, or a laptop's 10 minutes slow): the operator recorded
     // the stall at a time this machine has not reached yet.
     String since =
@@ -161,11 +162,7 @@ class WaitCommandIT {
 
   @Test
   void exitsOneAsSoonAsTheRolloutStallsWithNodeCauseRevisionsAndTheUndoCommand() throws Exception {
-    toolkit.daemonSet(2, 3, 1, 2);
-    toolkit.waitingPod(
-        "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
-    toolkit.readyPod("gpu-node-2", 1, EARLIER);
-    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    pullingOnFirstNode();
 
     CliRun run = waitFor("--stall-after", "2s", "--timeout", "60s");
 
@@ -186,11 +183,7 @@ class WaitCommandIT {
 
   /** The stall of revision 2 on gpu-node-1, then {@code kubectl apply} of revision 3's fix. */
   DaemonSet stallThenApplyTheFix() {
-    toolkit.daemonSet(2, 3, 1, 2);
-    toolkit.waitingPod(
-        "gpu-node-1", 2, EARLIER, "ImagePullBackOff", "Back-off pulling image \"toolkit:v2\"");
-    toolkit.readyPod("gpu-node-2", 1, EARLIER);
-    toolkit.readyPod("gpu-node-3", 1, EARLIER);
+    pullingOnFirstNode();
     DaemonSet applied = toolkit.applyTemplate(3);
     // The controller has not seen the edit: status and ControllerRevisions are those of revision 2.
     observe(applied.getMetadata().getGeneration() - 1);

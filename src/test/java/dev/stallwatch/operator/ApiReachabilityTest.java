@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,31 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 class ApiReachabilityTest {
-  /** A clock the test moves. */
-  private static final class TestingClock extends Clock {
-    private Instant now = Instant.parse("2026-12-04T06:00:00Z");
-
-    void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneOffset getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
-  }
-
-  private final TestingClock time = new TestingClock();
+  private final dev.stallwatch.sim.SimClock time =
+      dev.stallwatch.sim.SimClock.virtual(Instant.parse("2026-12-04T06:00:00Z"));
   private final ApiReachability reachability = new ApiReachability(time);
   private final ListAppender<ILoggingEvent> lines = new ListAppender<>();
   private final Logger logger = (Logger) LoggerFactory.getLogger(ApiReachability.class);

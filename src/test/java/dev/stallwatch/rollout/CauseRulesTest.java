@@ -126,4 +126,9 @@ class CauseRulesTest {
     assertThat(f.reason()).isEqualTo(reason);
     assertThat(f.message()).isNotBlank();
   }
+
+  @org.junit.jupiter.api.Test
+  void theCausesAreDeclaredInTheOrderTheirRulesAreTried() {
+    assertThat(CauseRules.order()).containsExactly(Cause.values());
+  }
 }
