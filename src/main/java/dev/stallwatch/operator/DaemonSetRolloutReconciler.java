@@ -151,6 +151,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   @Override
   public UpdateControl<DaemonSet> reconcile(DaemonSet ds, Context<DaemonSet> context) {
     long started = System.nanoTime();
+    long cpuStarted = threadCpuNanos();
     try {
       return observe(ds, context);
     } catch (RuntimeException e) {
@@ -170,8 +171,18 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       return UpdateControl.<DaemonSet>noUpdate()
           .rescheduleAfter(trouble.outage() ? OUTAGE_RETRY : CONFLICT_RETRY);
     } finally {
-      metrics.reconciled(System.nanoTime() - started);
+      long cpu = threadCpuNanos();
+      metrics.reconciled(
+          System.nanoTime() - started, cpu < 0 || cpuStarted < 0 ? -1 : cpu - cpuStarted);
     }
+  }
+
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** This thread's CPU time so far, or -1 where the JVM does not measure it. */
+  private static long threadCpuNanos() {
+    return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
   }
 
   /** How soon a reconcile that met a conflict (409), a 410 or a 429 is tried again. */

@@ -61,6 +61,19 @@ class StallMetricsTest {
   }
 
   @Test
+  void eachReconcilesThreadCpuTimeLandsInAHistogramBesideItsWallTime() {
+    metrics.reconciled(40_000_000L, 3_000_000L);
+    metrics.reconciled(5_000_000L, -1); // no thread CPU time on this JVM: wall time only
+
+    String scrape = registry.scrape();
+    assertThat(scrape)
+        .contains("stallwatch_reconcile_seconds_count 2")
+        .contains("stallwatch_reconcile_cpu_seconds_count 1")
+        .contains("stallwatch_reconcile_cpu_seconds_sum 0.003")
+        .containsPattern("stallwatch_reconcile_cpu_seconds_bucket\\{le=\"0\\.00[3-4][0-9]*\"\\} 1");
+  }
+
+  @Test
   void eachReconcileIsCountedAndLandsInItsHistogramBucket() {
     metrics.reconciled(3_000_000L);
     metrics.reconciled(40_000_000L);
