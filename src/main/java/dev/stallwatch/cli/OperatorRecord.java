@@ -78,6 +78,19 @@ record OperatorRecord(RolloutStall stall) {
     return List.copyOf(all);
   }
 
+  /**
+   * How long the record's stall has lasted at {@code now} (from its {@code stalledSince}); null
+   * when that is unreadable or still ahead of {@code now}.
+   */
+  java.time.Duration heldFor(Instant now) {
+    return stall
+        .getStatus()
+        .stalledSinceTime()
+        .map(since -> java.time.Duration.between(since, now))
+        .filter(d -> !d.isNegative())
+        .orElse(null);
+  }
+
   String cause() {
     return stall.getStatus().cause();
   }

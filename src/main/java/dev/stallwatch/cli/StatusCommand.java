@@ -7,6 +7,7 @@ import dev.stallwatch.report.JsonReport;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.Durations;
+import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -166,7 +167,8 @@ public final class StatusCommand implements Callable<Integer> {
                     : namespace == null
                         ? filterByName(new LiveRollouts(client).all(null))
                         : new LiveRollouts(client).one(namespace, daemonSet.name()));
-    Instant at = clock.instant();
+    // Nodes are dated by the cluster's clock (its Date header), not this machine's.
+    Instant at = ClusterClock.of(client, clock).now(clock.instant());
     AnalyzerSettings settings = stallAfter.settings();
     List<RolloutVerdict> verdicts = new ArrayList<>();
     List<String> errors = new ArrayList<>(selection.errors());
@@ -178,7 +180,16 @@ public final class StatusCommand implements Callable<Integer> {
       Optional<OperatorRecord> record = OperatorRecord.of(client, verdict);
       if (record.isPresent()) {
         // Date the nodes as the operator did, so this report and its RolloutStall agree.
-        verdict = RolloutAnalyzer.analyze(snapshot, at, settings, record.get().merged(memory));
+        StallMemory merged = record.get().merged(memory);
+        verdict = RolloutAnalyzer.analyze(snapshot, at, settings, merged);
+        if (verdict.phase() != Phase.Stalled) {
+          // The cluster's record wins: the operator, with its own stall-after, recorded the stall.
+          // Judged with no longer a stall-after than the record proves, its nodes are stuck.
+          Duration proven = record.get().heldFor(at);
+          if (proven != null && proven.compareTo(settings.stallAfter()) < 0) {
+            verdict = RolloutAnalyzer.analyze(snapshot, at, new AnalyzerSettings(proven), merged);
+          }
+        }
         records.add(verdict.daemonSet() + ": " + record.get().line());
       }
       // -w keeps what it saw, as wait and the operator do: a re-created pod does not restart

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -83,6 +84,10 @@ public final class WaitCommand implements Callable<Integer> {
   Duration interval;
 
   Clock clock = Clock.systemUTC();
+
+  /** The cluster's clock against {@link #clock}, read once the cluster is reached. */
+  private ClusterClock clusterClock = ClusterClock.SAME;
+
   RolloutWait.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
 
   @Override
@@ -116,9 +121,12 @@ public final class WaitCommand implements Callable<Integer> {
       throws InterruptedException {
     String[] lastLine = {null};
     long startNanos = System.nanoTime();
+    // Nodes are dated by the cluster's clock, not this machine's (the deadline stays local).
+    clusterClock = ClusterClock.of(client, clock);
     RolloutWait wait =
         new RolloutWait(
-            (now, memory) -> {
+            (local, memory) -> {
+              Instant now = clusterClock.now(local);
               RolloutSnapshot snapshot = cluster.translating(() -> read(client, namespace, name));
               RolloutVerdict own = RolloutAnalyzer.analyze(snapshot, now, settings, memory);
               // The operator's record of this revision dates the nodes as the cluster does.
@@ -259,7 +267,7 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
     out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + flags + ")");
     out.println();
-    out.print(TableReport.render(clock.instant(), List.of(v)));
+    out.print(TableReport.render(clusterClock.now(clock.instant()), List.of(v)));
     out.flush();
     return ExitCodes.STALLED;
   }
@@ -284,7 +292,7 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("Roll back to converge every node on the previous spec, then debug:");
     out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
     out.println();
-    out.print(TableReport.render(clock.instant(), List.of(v)));
+    out.print(TableReport.render(clusterClock.now(clock.instant()), List.of(v)));
     out.flush();
     return ExitCodes.STALLED;
   }
@@ -304,7 +312,7 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("timed out after " + Durations.compact(timeout) + where);
     if (v != null) {
       out.println();
-      out.print(TableReport.render(clock.instant(), List.of(v)));
+      out.print(TableReport.render(clusterClock.now(clock.instant()), List.of(v)));
     }
     out.flush();
     return TIMEOUT;

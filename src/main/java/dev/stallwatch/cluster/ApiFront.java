@@ -49,6 +49,18 @@ final class ApiFront extends Dispatcher {
 
   @Override
   public MockResponse dispatch(RecordedRequest request) {
+    MockResponse response = answer(request);
+    // As a real API server does: its own clock in every answer. The demo's runs ahead of the wall
+    // clock, and the CLI dates nodes by it (ClusterClock).
+    return response == null
+        ? null
+        : response.setHeader(
+            "Date",
+            java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                clock.instant().atZone(java.time.ZoneOffset.UTC)));
+  }
+
+  private MockResponse answer(RecordedRequest request) {
     ApiPath path = ApiPath.parse(request.getPath());
     HttpMethod method = request.method();
     if (method == HttpMethod.GET) {

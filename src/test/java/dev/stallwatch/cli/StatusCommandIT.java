@@ -84,6 +84,24 @@ class StatusCommandIT {
   }
 
   @Test
+  void theClustersRecordWinsOverALongerStallAfterThanTheOperatorsOwn() {
+    stalledToolkit();
+    // Recorded by an operator with stall-after 2m, 3 minutes ago; this CLI asks for 10m.
+    String since =
+        java.time.Instant.now()
+            .minusSeconds(180)
+            .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+            .toString();
+    toolkit.operatorStall(2, "gpu-node-1", "ImagePull", since);
+
+    CliRun run =
+        CliRun.of("status", "--kubeconfig", kubeconfig, "--stall-after", "10m", "-n", "gpu");
+
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCodes.STALLED);
+    assertThat(run.out()).contains("Stalled").contains("since " + since);
+  }
+
+  @Test
   void theOperatorsActiveRolloutStallDatesTheNodesAndIsNamed() {
     stalledToolkit();
     String since = LONG_AGO.truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();

@@ -95,6 +95,34 @@ class DemoIT {
                       .contains("ImagePull")
                       .contains("Active"));
 
+      // The CLI against the served cluster, whose clock runs ahead of the wall clock: it dates
+      // nodes by the cluster's clock and defers to the operator's record — wait ends at once.
+      for (String command : List.of("wait", "status")) {
+        StringWriter said = new StringWriter();
+        CommandLine cli = StallwatchCommand.commandLine();
+        cli.setOut(new PrintWriter(said, true));
+        cli.setErr(new PrintWriter(said, true));
+        long started = System.nanoTime();
+        List<String> args =
+            new java.util.ArrayList<>(
+                List.of(
+                    command,
+                    "ds/nvidia-container-toolkit",
+                    "-n",
+                    "gpu-operator",
+                    "--kubeconfig",
+                    kubeconfig.toString()));
+        if (command.equals("wait")) {
+          args.addAll(List.of("--timeout", "30s"));
+        }
+        int exit = cli.execute(args.toArray(String[]::new));
+        assertThat(exit).as("%s:%n%s", command, said).isEqualTo(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+            .as("%s took", command)
+            .isLessThan(Duration.ofSeconds(10));
+        assertThat(said.toString()).as(command).contains("Stalled").contains("gpu-node-1");
+      }
+
       // After the story the served cluster's clock runs at real speed (50x before): it takes at
       // least a real second for its stamps (whole seconds) to move by two seconds, where 50x
       // would take some 40 ms.
