@@ -82,10 +82,11 @@ compares them). Nothing on secrets; writes on workloads only with auto-rollback.
   resources: ["daemonsets"]
   verbs: ["list", "watch"]
 {{- end }}
-# RolloutStalls are created and deleted whole; only their status is rewritten.
+# RolloutStalls are created and deleted whole; only their status is rewritten. "get": a create or
+# status write whose answer was lost (a GOAWAY; the client retried it into a 409) is read back.
 - apiGroups: ["stallwatch.dev"]
   resources: ["rolloutstalls"]
-  verbs: ["list", "watch", "create", "delete"]
+  verbs: ["get", "list", "watch", "create", "delete"]
 - apiGroups: ["stallwatch.dev"]
   resources: ["rolloutstalls/status"]
   verbs: ["update"]

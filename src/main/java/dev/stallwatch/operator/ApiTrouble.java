@@ -25,7 +25,12 @@ record ApiTrouble(Reason reason, String message) {
     /** 5xx: the API server (or etcd behind it) failed or is shutting down. */
     server,
     /** No answer at all: connection refused or reset, a timeout. */
-    unreachable
+    unreachable,
+    /**
+     * The connection was closed by a GOAWAY (the API server spreading its clients, {@code
+     * --goaway-chance}) with the request in flight: the next try opens a new one.
+     */
+    goaway
   }
 
   /** The expected failure {@code e} is, or empty for one that deserves its stack trace. */
@@ -34,6 +39,9 @@ record ApiTrouble(Reason reason, String message) {
       if (t instanceof KubernetesClientException k && k.getCode() > 0) {
         Reason r = byCode(k.getCode());
         return r == null ? Optional.empty() : Optional.of(new ApiTrouble(r, firstLine(k)));
+      }
+      if (t instanceof IOException && String.valueOf(t.getMessage()).contains("GOAWAY")) {
+        return Optional.of(new ApiTrouble(Reason.goaway, firstLine(t)));
       }
       if (t instanceof IOException || t instanceof TimeoutException) {
         return Optional.of(new ApiTrouble(Reason.unreachable, firstLine(t)));

@@ -122,7 +122,16 @@ public final class StallEvents {
             .withReportingComponent(COMPONENT)
             .build();
     try {
-      client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
+      try {
+        client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
+      } catch (KubernetesClientException e) {
+        // The name is this Event's own (random): 409 AlreadyExists means an earlier try of this
+        // very
+        // request made it and its answer was lost (a GOAWAY; the client retried the POST).
+        if (e.getCode() != 409) {
+          throw e;
+        }
+      }
       log.info(
           "{} {} on DaemonSet {}/{}: {}",
           type,

@@ -32,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       CPU time per reconcile, beside its wall time
  *   <li>{@code stallwatch_cache_pods{namespace}}: DaemonSet pods in the operator's cache
  *   <li>{@code stallwatch_reconcile_errors_total{reason}}: reconciles that met an expected API
- *       failure (conflict, throttled, gone, server, unreachable) and were retried
+ *       failure (conflict, throttled, gone, server, unreachable, goaway) and were retried
  * </ul>
  */
 public final class StallMetrics {
@@ -163,7 +163,7 @@ public final class StallMetrics {
 
   /**
    * Counts a reconcile that failed on an expected API answer ({@code conflict}, {@code throttled},
-   * {@code gone}, {@code server}, {@code unreachable}) and is retried: {@code
+   * {@code gone}, {@code server}, {@code unreachable}, {@code goaway}) and is retried: {@code
    * stallwatch_reconcile_errors_total{reason}}. A steady rise means the operator cannot do its
    * work.
    */

@@ -1,9 +1,11 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.operator.StallPlan.Change;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import org.slf4j.Logger;
@@ -37,7 +39,7 @@ final class StallWrites {
           RolloutStall body = new RolloutStall();
           body.setMetadata(stall.getMetadata());
           body.setSpec(stall.getSpec());
-          RolloutStall created = client.resource(body).create();
+          RolloutStall created = createdOrFound(body);
           // Until the status lands the stall exists without one, and its ADD event may reach the
           // informer first. A reconcile must never read that half-written stall: it takes it for
           // a stall that starts over (new condition time, a second Stalled event) and, status
@@ -45,7 +47,7 @@ final class StallWrites {
           // So the cache holds the bare object, then moves on to the version with its status.
           cache.handleRecentResourceCreate(id, created);
           created.setStatus(stall.getStatus());
-          RolloutStall written = client.resource(created).updateStatus();
+          RolloutStall written = statusWritten(created);
           cache.handleRecentResourceUpdate(id, written, created);
           log.info("created RolloutStall {}/{}", id.getNamespace().orElse(""), id.getName());
         }
@@ -61,7 +63,7 @@ final class StallWrites {
                 quoted(was.stalledSince()),
                 was.stalledNodeCount());
           }
-          RolloutStall written = client.resource(stall).updateStatus();
+          RolloutStall written = statusWritten(stall);
           cache.handleRecentResourceUpdate(id, written, stall);
         }
         case DELETE -> {
@@ -74,6 +76,66 @@ final class StallWrites {
       }
       announce(ds, change);
     }
+  }
+
+  /**
+   * Creates {@code body}; when the answer is 409 AlreadyExists, the object this operator would
+   * create (same spec) may be there from an earlier try of this very request whose answer was lost
+   * (a GOAWAY, a reset connection: the client retried the POST): then that object is the created
+   * one. Anything else stays a conflict.
+   */
+  private RolloutStall createdOrFound(RolloutStall body) {
+    try {
+      return client.resource(body).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      RolloutStall there = client.resource(body).get();
+      if (there != null
+          && there.getStatus() == null
+          && java.util.Objects.equals(there.getSpec(), body.getSpec())) {
+        log.debug("RolloutStall {} was created by an earlier try of the same request", name(body));
+        return there;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Writes {@code stall}'s status; when the answer is 409, the server may hold that status from an
+   * earlier try of this very request whose answer was lost (the client retried the PUT with a
+   * resourceVersion the first try had moved on): then the write is done, and its Event still due.
+   */
+  private RolloutStall statusWritten(RolloutStall stall) {
+    try {
+      return client.resource(stall).updateStatus();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      RolloutStall there = client.resource(stall).get();
+      if (there != null && sameStatus(there.getStatus(), stall.getStatus())) {
+        log.debug("RolloutStall {}: status written by an earlier try", name(stall));
+        return there;
+      }
+      throw e;
+    }
+  }
+
+  /** What tells one status write of the operator from another: phase, since, node, cause. */
+  static boolean sameStatus(RolloutStallStatus a, RolloutStallStatus b) {
+    return a != null
+        && b != null
+        && java.util.Objects.equals(a.phase(), b.phase())
+        && java.util.Objects.equals(a.stalledSince(), b.stalledSince())
+        && java.util.Objects.equals(a.node(), b.node())
+        && java.util.Objects.equals(a.cause(), b.cause())
+        && java.util.Objects.equals(a.lastObserved(), b.lastObserved());
+  }
+
+  private static String name(RolloutStall s) {
+    return s.getMetadata().getNamespace() + "/" + s.getMetadata().getName();
   }
 
   private static String quoted(String s) {

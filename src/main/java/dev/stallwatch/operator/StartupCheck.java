@@ -52,6 +52,8 @@ public final class StartupCheck {
     }
     // RolloutStalls are created and deleted whole; only their status is rewritten (PUT /status).
     needs.add(new Need("stallwatch.dev", "rolloutstalls", "create", true, null));
+    // A create or status write whose answer was lost (a GOAWAY) is read back (StallWrites).
+    needs.add(new Need("stallwatch.dev", "rolloutstalls", "get", true, null));
     needs.add(new Need("stallwatch.dev", "rolloutstalls", "delete", true, null));
     needs.add(new Need("stallwatch.dev", "rolloutstalls/status", "update", true, null));
     needs.add(new Need("", "events", "create", true, null));

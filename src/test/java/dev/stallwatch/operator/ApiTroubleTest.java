@@ -48,6 +48,19 @@ class ApiTroubleTest {
   }
 
   @Test
+  void aGoawayWithTheRequestInFlightIsRetriedNotAnOutage() {
+    var goaway =
+        new KubernetesClientException(
+            "An error has occurred.", new java.io.IOException("/127.0.0.1:39110: GOAWAY received"));
+    assertThat(ApiTrouble.of(goaway))
+        .hasValueSatisfying(
+            t -> {
+              assertThat(t.reason()).isEqualTo(ApiTrouble.Reason.goaway);
+              assertThat(t.outage()).isFalse();
+            });
+  }
+
+  @Test
   void refusalsAndBugsKeepTheirStackTrace() {
     assertThat(ApiTrouble.of(answered(403))).isEmpty();
     assertThat(ApiTrouble.of(answered(404))).isEmpty();
