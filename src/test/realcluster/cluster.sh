@@ -9,7 +9,9 @@
 #     (STALLWATCH_AUDIT_POLICY=FILE in the environment: the API server writes an audit log with that
 #     policy to DIR/logs/audit.log, JSON lines; the scale run counts the operator's requests there.
 #     --kwok-parallelism, or STALLWATCH_KWOK_PARALLELISM: kwok plays P pod stages, P node stages and
-#     P node leases at once instead of its default 4 each; the scale run uses 16)
+#     P node leases at once instead of its default 4 each; the scale run uses 16.
+#     STALLWATCH_APISERVER_FLAGS: more kube-apiserver flags, kept across restarts, e.g.
+#     --goaway-chance=0.02 as managed API servers send GOAWAYs)
 #   cluster.sh stop --dir DIR
 #   cluster.sh restart COMPONENT --dir DIR [--kill] [--down SECONDS]
 #
@@ -185,7 +187,7 @@ if [ "$cmd" = _supervise ]; then
       --api-audiences https://kubernetes.default.svc.cluster.local \
       --service-cluster-ip-range 10.96.0.0/16 --allow-privileged=true \
       --max-requests-inflight "${APISERVER_MAX_INFLIGHT:-400}" --max-mutating-requests-inflight 200 \
-      --profiling=false "${audit[@]}"
+      --profiling=false "${audit[@]}" ${APISERVER_EXTRA_FLAGS:-}
     await kube-apiserver 240 api /readyz
   }
   start_kube_apiserver
@@ -321,6 +323,7 @@ SCHEDULER_PORT=$SCHEDULER_PORT
 KWOK_PORT=$KWOK_PORT
 KWOK_CONFIG=$here/kwok/stages.yaml
 AUDIT_POLICY=${STALLWATCH_AUDIT_POLICY:-}
+APISERVER_EXTRA_FLAGS="${STALLWATCH_APISERVER_FLAGS:-}"
 KWOK_OPTIONS=$( [ -n "$kwok_parallelism" ] && echo "$dir/kwok-options.yaml" )
 ENV
 

@@ -40,10 +40,18 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
    * control plane itself (the shared one stays whole for the other tests); the caller stops it.
    */
   static RealCluster separate(String name) {
+    return separate(name, java.util.Map.of());
+  }
+
+  /**
+   * As {@link #separate(String)}, with {@code cluster.sh}'s environment (e.g. more API-server
+   * flags).
+   */
+  static RealCluster separate(String name, java.util.Map<String, String> env) {
     Path bin = binariesOrSkip();
     try {
       Path dir = Files.createDirectories(Path.of("target/realcluster-" + name)).toAbsolutePath();
-      return RealCluster.start(dir, bin, 0, 0);
+      return RealCluster.start(dir, bin, 0, 0, env);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -47,11 +46,8 @@ public final class Scenario {
 
   /** A namespace {@code name} and {@code nodes} Ready kwok nodes {@code name-0}, … */
   public static Scenario create(RealCluster cluster, String name, int nodes, int gpusPerNode) {
-    KubernetesClient admin = cluster.admin();
-    admin
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build())
-        .create();
+    createOnce(
+        cluster, new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build());
     List<String> names = new ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       String node = name + "-" + i;
@@ -63,24 +59,22 @@ public final class Scenario {
       if (gpusPerNode > 0) {
         resources.put("nvidia.com/gpu", new Quantity(String.valueOf(gpusPerNode)));
       }
-      admin
-          .nodes()
-          .resource(
-              new NodeBuilder()
-                  .withNewMetadata()
-                  .withName(node)
-                  .addToLabels(LABEL, name)
-                  .addToLabels("kubernetes.io/hostname", node)
-                  .addToLabels("kubernetes.io/os", "linux")
-                  .addToLabels("type", "kwok")
-                  .addToAnnotations("kwok.x-k8s.io/node", "fake")
-                  .endMetadata()
-                  .withNewStatus()
-                  .withAllocatable(resources)
-                  .withCapacity(resources)
-                  .endStatus()
-                  .build())
-          .create();
+      createOnce(
+          cluster,
+          new NodeBuilder()
+              .withNewMetadata()
+              .withName(node)
+              .addToLabels(LABEL, name)
+              .addToLabels("kubernetes.io/hostname", node)
+              .addToLabels("kubernetes.io/os", "linux")
+              .addToLabels("type", "kwok")
+              .addToAnnotations("kwok.x-k8s.io/node", "fake")
+              .endMetadata()
+              .withNewStatus()
+              .withAllocatable(resources)
+              .withCapacity(resources)
+              .endStatus()
+              .build());
     }
     Scenario scenario = new Scenario(cluster, name, List.copyOf(names));
     await("nodes of " + name + " Ready")
@@ -140,7 +134,7 @@ public final class Scenario {
             .endSpec()
             .endTemplate()
             .endSpec();
-    cluster.admin().apps().daemonSets().resource(edit.apply(builder).build()).create();
+    createOnce(cluster, edit.apply(builder).build());
     awaitComplete(ds);
     return daemonSet(ds);
   }
@@ -251,5 +245,21 @@ public final class Scenario {
                       n.getMetadata().getLabels().putAll(labels);
                       return n;
                     }));
+  }
+
+  /**
+   * Creates {@code object}, or finds it already there: a create whose answer was lost (a GOAWAY, a
+   * reset connection) is retried by the client and then meets the object its first try made.
+   */
+  static <T extends io.fabric8.kubernetes.api.model.HasMetadata> T createOnce(
+      RealCluster cluster, T object) {
+    try {
+      return cluster.admin().resource(object).create();
+    } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+      return cluster.admin().resource(object).get();
+    }
   }
 }
