@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -71,15 +70,17 @@ class KubectlPluginIT {
 
   @Test
   void kubectlStallwatchStatusReportsTheClusterAndKeepsTheExitCode() throws Exception {
-    // The server's clock runs 1.2 s behind the CLI's: its pods are past --stall-after 1s at once.
-    try (TestApiServer server =
-        new TestApiServer(Clock.offset(Clock.systemUTC(), Duration.ofMillis(-1200)))) {
+    // The CLI judges by the server's clock (its Date header): moved on past --stall-after 1s
+    // once the pods are there, no waiting.
+    dev.stallwatch.sim.SimClock serverClock = dev.stallwatch.sim.SimClock.virtual(Instant.now());
+    try (TestApiServer server = new TestApiServer(serverClock)) {
       DaemonSetFixture toolkit = new DaemonSetFixture(server.client(), "gpu", "toolkit");
       toolkit.nodes("gpu-node-1", "gpu-node-2");
       toolkit.daemonSet(2, 2, 1, 1);
       toolkit.waitingPod("gpu-node-1", 2, Instant.now(), "ImagePullBackOff", "Back-off");
       toolkit.readyPod("gpu-node-2", 1, Instant.now());
       Path kubeconfig = server.writeKubeconfig(tmp.resolve("kubeconfig"));
+      serverClock.advance(Duration.ofSeconds(3));
 
       List<String> command =
           new ArrayList<>(List.of("kubectl", "stallwatch", "status", "-n", "gpu"));

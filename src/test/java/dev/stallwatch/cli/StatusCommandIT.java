@@ -20,7 +20,6 @@ import java.io.StringWriter;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,11 +42,13 @@ class StatusCommandIT {
   static final AnalyzerSettings SETTINGS = new AnalyzerSettings(STALL_AFTER);
 
   /**
-   * The server's clock runs behind the CLI's (the wall clock) by more than stall-after, so the
-   * objects it stamps are past stall-after at once: no waiting for time to pass.
+   * The server's clock, which the test moves on: the CLI judges by the cluster's clock (its Date
+   * header), so objects are past stall-after once {@link #status} has moved it, without waiting.
    */
-  final TestApiServer server =
-      new TestApiServer(Clock.offset(Clock.systemUTC(), STALL_AFTER.plusMillis(200).negated()));
+  final dev.stallwatch.sim.SimClock serverClock =
+      dev.stallwatch.sim.SimClock.virtual(Instant.now());
+
+  final TestApiServer server = new TestApiServer(serverClock);
 
   final DaemonSetFixture toolkit = new DaemonSetFixture(server.client(), "gpu", "toolkit");
   @TempDir Path tmp;
@@ -65,8 +66,8 @@ class StatusCommandIT {
   }
 
   /**
-   * The seed's stall: revision 2's image cannot be pulled on gpu-node-1. The server dates pods
-   * "now", so the commands run with {@code --stall-after 1s} once a second has passed.
+   * The seed's stall: revision 2's image cannot be pulled on gpu-node-1. The server dates pods by
+   * its clock, so the commands run with {@code --stall-after 1s} once it has moved on.
    */
   void stalledToolkit() {
     toolkit.daemonSet(2, 3, 1, 2);
@@ -77,6 +78,7 @@ class StatusCommandIT {
   }
 
   CliRun status(String... args) {
+    serverClock.advance(STALL_AFTER.plusSeconds(2)); // past stall-after, beyond Date's rounding
     List<String> all =
         new ArrayList<>(List.of("status", "--kubeconfig", kubeconfig, "--stall-after", "1s"));
     all.addAll(List.of(args));
@@ -139,9 +141,9 @@ class StatusCommandIT {
                 client.pods().inNamespace("gpu").list().getItems(),
                 client.nodes().list().getItems(),
                 client.apps().controllerRevisions().inNamespace("gpu").list().getItems()),
-            Instant.now(),
+            serverClock.instant(),
             SETTINGS);
-    String expected = TableReport.render(Instant.now(), List.of(verdict));
+    String expected = TableReport.render(serverClock.instant(), List.of(verdict));
     assertThat(withoutAges(run.out())).isEqualTo(withoutAges(expected));
   }
 
@@ -363,6 +365,7 @@ class StatusCommandIT {
   @Test
   void watchRefreshesUntilInterrupted() throws Exception {
     stalledToolkit();
+    serverClock.advance(STALL_AFTER.plusSeconds(2));
     CommandLine cli = StallwatchCommand.commandLine();
     StringWriter out = new StringWriter();
     cli.setOut(new PrintWriter(out, true));
