@@ -122,16 +122,7 @@ public final class StallEvents {
             .withReportingComponent(COMPONENT)
             .build();
     try {
-      try {
-        client.v1().events().inNamespace(meta.getNamespace()).resource(event).create();
-      } catch (KubernetesClientException e) {
-        // The name is this Event's own (random): 409 AlreadyExists means an earlier try of this
-        // very
-        // request made it and its answer was lost (a GOAWAY; the client retried the POST).
-        if (e.getCode() != 409) {
-          throw e;
-        }
-      }
+      create(event);
       log.info(
           "{} {} on DaemonSet {}/{}: {}",
           type,
@@ -146,6 +137,34 @@ public final class StallEvents {
           meta.getNamespace(),
           meta.getName(),
           e.getMessage());
+    }
+  }
+
+  /** How often an Event whose answer was lost (a GOAWAY, a dropped connection) is sent at most. */
+  static final int TRIES = 3;
+
+  /**
+   * Creates {@code event}, again when the answer was lost. The name is this Event's own (random):
+   * 409 AlreadyExists means an earlier try of this very request made it.
+   */
+  private void create(io.fabric8.kubernetes.api.model.Event event) {
+    for (int tried = 1; ; tried++) {
+      try {
+        client
+            .v1()
+            .events()
+            .inNamespace(event.getMetadata().getNamespace())
+            .resource(event)
+            .create();
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() == 409) {
+          return;
+        }
+        if (tried >= TRIES || !StallWrites.answerLost(e)) {
+          throw e;
+        }
+      }
     }
   }
 }

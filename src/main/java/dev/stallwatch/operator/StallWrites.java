@@ -103,15 +103,17 @@ final class StallWrites {
   }
 
   /**
-   * Writes {@code stall}'s status; when the answer is 409, the server may hold that status from an
-   * earlier try of this very request whose answer was lost (the client retried the PUT with a
-   * resourceVersion the first try had moved on): then the write is done, and its Event still due.
+   * Writes {@code stall}'s status; when the answer is 409, or lost (a GOAWAY, a connection gone
+   * with the request in flight), the server may hold that status from this very request (the client
+   * retried the PUT with a resourceVersion the first try had moved on, or the answer never came):
+   * read back, it counts as written when the server holds what this operator wrote, and its Event
+   * is still due. Without that, the next reconcile finds the status in place and the Event is lost.
    */
   private RolloutStall statusWritten(RolloutStall stall) {
     try {
       return client.resource(stall).updateStatus();
     } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
+      if (e.getCode() != 409 && !answerLost(e)) {
         throw e;
       }
       RolloutStall there = client.resource(stall).get();
@@ -121,6 +123,19 @@ final class StallWrites {
       }
       throw e;
     }
+  }
+
+  /**
+   * Whether the request may have been done without its answer arriving: a GOAWAY or a connection
+   * lost with the request in flight (the server may have applied it).
+   */
+  static boolean answerLost(KubernetesClientException e) {
+    return ApiTrouble.of(e)
+        .map(
+            t ->
+                t.reason() == ApiTrouble.Reason.goaway
+                    || t.reason() == ApiTrouble.Reason.unreachable)
+        .orElse(false);
   }
 
   /** What tells one status write of the operator from another: phase, since, node, cause. */

@@ -63,10 +63,14 @@ class StorePerInformerIT {
   }
 
   @Test
-  void aStoreSharedByTheInformersKeepsOnlyTheLastNamespaceListed() throws Exception {
+  void aStoreSharedByTheInformersLosesWhatTheLaterListsLack() throws Exception {
     PrunedStore<ConfigMap> shared = new PrunedStore<>(c -> c);
     listEach(ns -> shared);
-    assertThat(shared.keySet()).containsExactlyInAnyOrder("team-c/one", "team-c/two");
+    // The first namespace listed is gone once a later informer listed; how many later ones
+    // survive depends on when each informer's objects land against the next one's list.
+    assertThat(shared.keySet().toList())
+        .doesNotContain("team-a/one", "team-a/two")
+        .contains("team-c/one", "team-c/two");
   }
 
   @Test
