@@ -8,7 +8,6 @@ import dev.stallwatch.crd.StallName;
 import dev.stallwatch.deploy.NativeHelm;
 import dev.stallwatch.operator.StallEvents;
 import dev.stallwatch.rollout.MetadataKeys;
-import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,7 +68,7 @@ class GoawayFaultIT {
     for (int i = 0; i < DAEMONSETS; i++) {
       String name = String.format("agent-%02d", i);
       names.add(name);
-      Scenario.createOnce(cluster, daemonSet(churn, name, "v0"));
+      Scenario.createOnce(cluster, churn.newDaemonSet(name, "example.com/agent:v0").build());
     }
     names.forEach(churn::awaitComplete);
     int logged = operator.output().split("\n", -1).length;
@@ -179,39 +178,6 @@ class GoawayFaultIT {
                     .findFirst()
                     .orElse(null),
             h -> h != null);
-  }
-
-  private static io.fabric8.kubernetes.api.model.apps.DaemonSet daemonSet(
-      Scenario s, String name, String tag) {
-    return new DaemonSetBuilder()
-        .withNewMetadata()
-        .withName(name)
-        .withNamespace(s.namespace())
-        .endMetadata()
-        .withNewSpec()
-        .withNewSelector()
-        .addToMatchLabels("app", name)
-        .endSelector()
-        .withNewUpdateStrategy()
-        .withType("RollingUpdate")
-        .withNewRollingUpdate()
-        .withNewMaxUnavailable(1)
-        .endRollingUpdate()
-        .endUpdateStrategy()
-        .withNewTemplate()
-        .withNewMetadata()
-        .addToLabels("app", name)
-        .endMetadata()
-        .withNewSpec()
-        .addToNodeSelector(Scenario.LABEL, s.namespace())
-        .addNewContainer()
-        .withName(name)
-        .withImage("example.com/agent:" + tag)
-        .endContainer()
-        .endSpec()
-        .endTemplate()
-        .endSpec()
-        .build();
   }
 
   private static void pause(Duration d) {

@@ -102,38 +102,45 @@ public final class Scenario {
 
   /**
    * A RollingUpdate DaemonSet (maxUnavailable 1) of one container {@code image} on this scenario's
+   * nodes, not yet created.
+   */
+  public DaemonSetBuilder newDaemonSet(String ds, String image) {
+    return new DaemonSetBuilder()
+        .withNewMetadata()
+        .withName(ds)
+        .withNamespace(name)
+        .endMetadata()
+        .withNewSpec()
+        .withNewSelector()
+        .addToMatchLabels("app", ds)
+        .endSelector()
+        .withNewUpdateStrategy()
+        .withType("RollingUpdate")
+        .withNewRollingUpdate()
+        .withNewMaxUnavailable(1)
+        .endRollingUpdate()
+        .endUpdateStrategy()
+        .withNewTemplate()
+        .withNewMetadata()
+        .addToLabels("app", ds)
+        .endMetadata()
+        .withNewSpec()
+        .addToNodeSelector(LABEL, name)
+        .addNewContainer()
+        .withName(ds)
+        .withImage(image)
+        .endContainer()
+        .endSpec()
+        .endTemplate()
+        .endSpec();
+  }
+
+  /**
+   * A RollingUpdate DaemonSet (maxUnavailable 1) of one container {@code image} on this scenario's
    * nodes, changed by {@code edit}; created, then awaited until every node runs it.
    */
   public DaemonSet rollOut(String ds, String image, UnaryOperator<DaemonSetBuilder> edit) {
-    DaemonSetBuilder builder =
-        new DaemonSetBuilder()
-            .withNewMetadata()
-            .withName(ds)
-            .withNamespace(name)
-            .endMetadata()
-            .withNewSpec()
-            .withNewSelector()
-            .addToMatchLabels("app", ds)
-            .endSelector()
-            .withNewUpdateStrategy()
-            .withType("RollingUpdate")
-            .withNewRollingUpdate()
-            .withNewMaxUnavailable(1)
-            .endRollingUpdate()
-            .endUpdateStrategy()
-            .withNewTemplate()
-            .withNewMetadata()
-            .addToLabels("app", ds)
-            .endMetadata()
-            .withNewSpec()
-            .addToNodeSelector(LABEL, name)
-            .addNewContainer()
-            .withName(ds)
-            .withImage(image)
-            .endContainer()
-            .endSpec()
-            .endTemplate()
-            .endSpec();
+    DaemonSetBuilder builder = newDaemonSet(ds, image);
     createOnce(cluster, edit.apply(builder).build());
     awaitComplete(ds);
     return daemonSet(ds);
