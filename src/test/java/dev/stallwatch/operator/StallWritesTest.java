@@ -1,0 +1,73 @@
+package dev.stallwatch.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stallwatch.crd.RolloutStallStatus;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import org.junit.jupiter.api.Test;
+
+class StallWritesTest {
+  private static RolloutStallStatus status(String phase, String since, String observed) {
+    return new RolloutStallStatus(
+        phase,
+        "gpu-node-1",
+        null,
+        1,
+        "ImagePull",
+        null,
+        null,
+        null,
+        "NewRevision",
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        since,
+        observed,
+        null,
+        null,
+        null,
+        null);
+  }
+
+  @Test
+  void aStatusReadBackIsThisOperatorsOwnWriteOnlyWhenItsStampsAgree() {
+    RolloutStallStatus written = status("Active", "2026-12-04T06:00:00Z", "2026-12-04T06:10:00Z");
+
+    assertThat(StallWrites.sameStatus(written, written)).isTrue();
+    assertThat(
+            StallWrites.sameStatus(
+                status("Active", "2026-12-04T06:00:00Z", "2026-12-04T06:10:00Z"), written))
+        .isTrue();
+    // Another write of the same stall (a later look), a hand edit, or none at all: not ours.
+    assertThat(
+            StallWrites.sameStatus(
+                status("Active", "2026-12-04T06:00:00Z", "2026-12-04T06:10:05Z"), written))
+        .isFalse();
+    assertThat(
+            StallWrites.sameStatus(
+                status("Resolved", "2026-12-04T06:00:00Z", "2026-12-04T06:10:00Z"), written))
+        .isFalse();
+    assertThat(StallWrites.sameStatus(null, written)).isFalse();
+  }
+
+  @Test
+  void onlyAGoawayOrALostConnectionMayHaveDoneTheRequest() {
+    assertThat(
+            StallWrites.answerLost(
+                new KubernetesClientException(
+                    "An error has occurred.", new java.io.IOException("GOAWAY received"))))
+        .isTrue();
+    assertThat(
+            StallWrites.answerLost(
+                new KubernetesClientException(
+                    "An error has occurred.", new java.net.ConnectException("refused"))))
+        .isTrue();
+    assertThat(StallWrites.answerLost(new KubernetesClientException("Forbidden", 403, null)))
+        .isFalse();
+    assertThat(StallWrites.answerLost(new KubernetesClientException("Conflict", 409, null)))
+        .isFalse();
+  }
+}
