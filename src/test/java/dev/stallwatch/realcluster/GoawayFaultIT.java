@@ -79,7 +79,16 @@ class GoawayFaultIT {
     Instant end = Instant.now().plus(CHURN);
     int version = 0;
     while (Instant.now().isBefore(end)) {
-      pause(Duration.ofMillis(200)); // a round that changes nothing must not spin
+      // Until some DaemonSet is due a change (or the churn ends): no round that changes nothing.
+      await("a DaemonSet due to be broken or fixed")
+          .atMost(BROKEN_FOR.plusSeconds(10))
+          .pollInterval(Duration.ofMillis(100))
+          .until(
+              () ->
+                  open.size() < names.size()
+                      || !Instant.now().isBefore(end)
+                      || open.values().stream()
+                          .anyMatch(b -> Instant.now().isAfter(b.brokenAt().plus(BROKEN_FOR))));
       for (String name : names) {
         version++;
         Broken standing = open.get(name);
@@ -178,14 +187,5 @@ class GoawayFaultIT {
                     .findFirst()
                     .orElse(null),
             h -> h != null);
-  }
-
-  private static void pause(Duration d) {
-    try {
-      Thread.sleep(d.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }
