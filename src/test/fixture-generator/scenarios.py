@@ -568,10 +568,11 @@ def min_ready_seconds_not_reached():
     objs = [ds.obj(status_of(3, 3, 3, 1, 2, observed=2))] + pods + gpu_nodes() + [r1.obj(), r2.obj()]
     return doc("minReadySeconds 600: the new pod has been Ready for 3 minutes, so it is ready but "
                "not yet available; the rollout waits, and the next check is when stall-after "
-               "runs out.",
+               "runs out, counted from the pod's Ready transition (it becomes available on its "
+               "own, so it is stuck only once Ready for stall-after).",
                0, objs, {"exitCode": 0, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Progressing", "counts": counts(3, 3, 3, 1, 2),
-                   "nextCheck": at(1),
+                   "nextCheck": at(2),
                    "nodes": {"gpu-node-1": {"revision": "new", "standing": "updating",
                                             "cause": "NotReady", "reason": "MinReadySeconds"}}}]})
 

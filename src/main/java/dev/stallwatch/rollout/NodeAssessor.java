@@ -282,7 +282,15 @@ final class NodeAssessor {
 
   private Assessment hold(String nodeName, NodeView node, NodePods p, Instant since) {
     PodView shown = first(p.liveNew(), p.terminating(), p.liveOld());
-    boolean stuck = since != null && !now.isBefore(since.plus(settings.stallAfter()));
+    // A new pod that is Ready only waits out minReadySeconds and becomes available on its own: it
+    // is stuck once Ready for stall-after (a minReadySeconds longer than that), not before. Ready
+    // again after a blip of its container, kubelet or node long after its creation is no stall.
+    Instant stuckFrom = since;
+    Instant readySince = p.liveNew().isEmpty() ? null : p.liveNew().get(0).derived().readySince();
+    if (stuckFrom != null && readySince != null && readySince.isAfter(stuckFrom)) {
+      stuckFrom = readySince;
+    }
+    boolean stuck = stuckFrom != null && !now.isBefore(stuckFrom.plus(settings.stallAfter()));
     CauseRules.Finding finding =
         CauseRules.explain(
             new CauseRules.Facts(
@@ -322,14 +330,15 @@ final class NodeAssessor {
             since,
             suspicion.suspect(),
             suspicion.because());
-    return new Assessment(row, nextCheck(since, stuck, p));
+    return new Assessment(row, nextCheck(stuckFrom, stuck, p));
   }
 
   /**
    * Since when the node holds the rollout back: remembered by the caller for this revision, else
    * the creation of its oldest new-revision pod, else the deletion of its old pod, else the start
-   * of the rollout (the new revision's creation; after a rollback, the newest revision's) —
-   * whichever is known and earliest of the remembered and derived.
+   * of the rollout (the new revision's creation; after a rollback, the newest revision's). A
+   * watching caller that saw the node's pod at its last look without the node holding back dates
+   * the hold from the pod's last Ready transition instead (else from that look).
    */
   private Instant heldSince(String nodeName, NodePods p) {
     // A new-revision pod being deleted holds the node from its deletion on, not from its
@@ -351,10 +360,25 @@ final class NodeAssessor {
         }
       }
     }
-    Instant remembered =
-        memory.revisionHash().equals(split.newHash()) ? memory.heldSince().get(nodeName) : null;
+    boolean sameRevision = memory.revisionHash().equals(split.newHash());
+    Instant remembered = sameRevision ? memory.heldSince().get(nodeName) : null;
     if (remembered != null) {
-      return evidence == null || remembered.isBefore(evidence) ? remembered : evidence;
+      // The caller saw the hold begin: across the controller's re-creations of the pod (earlier
+      // than the newest pod's creation), and after the pod had been available (later than it).
+      return remembered;
+    }
+    Instant observed = memory.observedAt();
+    if (evidence != null
+        && sameRevision
+        && observed != null
+        && evidence.isBefore(observed)
+        && !p.liveNew().isEmpty()) {
+      // A watching caller saw this pod at its last look and the node not holding back: the pod
+      // was available then and has turned unavailable since (a crash, a probe, its kubelet
+      // restarting), which its Ready condition's last transition dates.
+      Instant changed =
+          p.liveNew().get(0).condition("Ready").map(PodView.Condition::lastTransition).orElse(null);
+      return changed != null && changed.isAfter(evidence) ? changed : observed;
     }
     if (evidence != null) {
       return evidence;
@@ -364,7 +388,6 @@ final class NodeAssessor {
     // rollout started after that look. Its last look itself may be long past in a quiet stall: a
     // rollback right after it would make an empty node look stuck at once.
     Instant start = split.rolloutStart();
-    Instant observed = memory.observedAt();
     if (observed != null && (start == null || !start.isAfter(observed))) {
       return now;
     }

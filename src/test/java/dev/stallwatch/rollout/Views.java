@@ -133,6 +133,14 @@ final class Views {
       return this;
     }
 
+    /** Running, its containers not ready since {@code at} (a probe failing, a crash). */
+    Pod notReadySince(Instant at) {
+      conditions.add(new PodView.Condition("Ready", "False", "ContainersNotReady", "", at));
+      containers.add(
+          new PodView.ContainerStatus("c", "img", false, 0, null, null, true, null, null, null));
+      return this;
+    }
+
     /** Running but never Ready. */
     Pod notReady() {
       conditions.add(new PodView.Condition("Ready", "False", "ContainersNotReady", "", created));

@@ -252,6 +252,32 @@ public final class DaemonSetFixture {
     return client.resource(ds).updateStatus();
   }
 
+  /**
+   * {@code spec.minReadySeconds} set, and the controller's status of {@code desired} nodes, all
+   * updated and available, having observed it.
+   */
+  public DaemonSet minReadySeconds(int seconds, int desired) {
+    edit(ds -> ds.getSpec().setMinReadySeconds(seconds));
+    return status(desired, desired, desired);
+  }
+
+  /**
+   * The pod on {@code node} turning Ready, or not, at {@code at}, as its kubelet reports a probe, a
+   * crashed container or its own restart: the Ready condition and every container's ready flag.
+   */
+  public Pod podReady(String node, boolean ready, Instant at) {
+    Pod pod = client.pods().inNamespace(namespace).withName(podName(node)).get();
+    for (var condition : pod.getStatus().getConditions()) {
+      if ("Ready".equals(condition.getType())) {
+        condition.setStatus(ready ? "True" : "False");
+        condition.setReason(ready ? null : "ContainersNotReady");
+        condition.setLastTransitionTime(at.toString());
+      }
+    }
+    pod.getStatus().getContainerStatuses().forEach(c -> c.setReady(ready));
+    return client.resource(pod).updateStatus();
+  }
+
   /** Adds annotations to the DaemonSet. */
   public DaemonSet annotate(Map<String, String> annotations) {
     return edit(ds -> ds.getMetadata().getAnnotations().putAll(annotations));
