@@ -362,13 +362,16 @@ final class NodeAssessor {
     }
     boolean sameRevision = memory.revisionHash().equals(split.newHash());
     Instant remembered = sameRevision ? memory.heldSince().get(nodeName) : null;
-    if (remembered != null) {
+    if (remembered != null && !remembered.isAfter(now)) {
       // The caller saw the hold begin: across the controller's re-creations of the pod (earlier
       // than the newest pod's creation), and after the pod had been available (later than it).
       return remembered;
     }
+    // A hold remembered from the future came from a graceful deletion's deadline (a pod's
+    // deletionTimestamp is when its grace period ends): the evidence at hand is better.
     Instant observed = memory.observedAt();
     if (evidence != null
+        && remembered == null
         && sameRevision
         && observed != null
         && evidence.isBefore(observed)

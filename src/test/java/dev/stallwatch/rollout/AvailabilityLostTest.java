@@ -166,4 +166,44 @@ class AvailabilityLostTest {
     assertThat(n1(verdict).since()).isEqualTo(ago(8));
     assertThat(n1(verdict).standing()).isEqualTo(NodeRow.Standing.STUCK);
   }
+
+  @Test
+  void aHoldDatedFromAGracefulDeletionsDeadlineGivesWayToTheNewPodsCreation() {
+    // First look: the controller has just deleted n1's old pod; its deletionTimestamp is the end
+    // of its 30 s grace period, in the future. Second look: the new pod, created a second later.
+    DaemonSetView ds =
+        new DaemonSetView(
+            new ObjectRef("ns", "ds", "uid-ds"),
+            2,
+            2L,
+            Map.of(),
+            NEW_TEMPLATE,
+            null,
+            0,
+            new DaemonSetView.Status(2L, 3, 3, 2, 0, 2, 1, 0),
+            ago(60 * 24 * 30));
+    List<NodeView> nodes = List.of(node("n1"), node("n2"), node("n3"));
+    PodView n2 = pod("n2", "old").created(ago(600)).ready(ago(599)).build();
+    PodView n3 = pod("n3", "old").created(ago(600)).ready(ago(599)).build();
+    PodView deleting =
+        pod("n1", "old").created(ago(600)).ready(ago(599)).deleted(NOW.plusSeconds(30)).build();
+    RolloutVerdict first =
+        RolloutAnalyzer.analyze(
+            new RolloutSnapshot(ds, List.of(deleting, n2, n3), nodes, List.of(OLD, NEW)),
+            NOW,
+            FIVE_MINUTES);
+    Instant later = NOW.plusSeconds(2);
+    PodView fresh = pod("n1", "new").created(NOW.plusSeconds(1)).waiting("ErrImagePull").build();
+
+    RolloutVerdict second =
+        RolloutAnalyzer.analyze(
+            new RolloutSnapshot(ds, List.of(fresh, n2, n3), nodes, List.of(OLD, NEW)),
+            later,
+            FIVE_MINUTES,
+            StallMemory.from(first, NOW));
+
+    assertThat(n1(first).since()).isAfter(NOW);
+    assertThat(n1(second).since()).isEqualTo(NOW.plusSeconds(1));
+    assertThat(second.nextCheck()).isEqualTo(NOW.plusSeconds(1).plus(Duration.ofMinutes(5)));
+  }
 }
