@@ -212,7 +212,10 @@ final class FaultBed {
    * the fault (even one resolved at once) counts as duplicated.
    */
   String lostAndDuplicated() {
-    int lost = (active(STALLED).isEmpty() ? 1 : 0) + (active(HEALTHY).isEmpty() ? 1 : 0);
+    // The healthy DaemonSet owes a stall only once it has been broken.
+    boolean healthyOwes = healthyRevision != null;
+    int lost =
+        (active(STALLED).isEmpty() ? 1 : 0) + (healthyOwes && active(HEALTHY).isEmpty() ? 1 : 0);
     int dup = Math.max(0, active(STALLED).size() - 1) + Math.max(0, active(HEALTHY).size() - 1);
     dup += ofOtherRevisions(STALLED, before.getSpec().revision()).size();
     if (!active(HEALTHY).isEmpty()) {
