@@ -26,6 +26,7 @@ import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Clock;
@@ -195,8 +196,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     String key = ns + "/" + name;
-    Set<RolloutStall> stalls =
-        Set.copyOf(owned(context, RolloutStall.class, RolloutEventSources.STALLS, ns, name));
+    Set<RolloutStall> stalls = stalls(context, ns, name);
     if (context.isPrimaryResourceDeleted()) {
       forget(key, ns, name, stalls);
       return UpdateControl.noUpdate();
@@ -514,6 +514,23 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
             context.eventSourceRetriever().getEventSourceFor(type, source);
     return cache.byIndex(
         RolloutEventSources.BY_OWNER, RolloutEventSources.ownerKey(namespace, name));
+  }
+
+  /**
+   * The DaemonSet's RolloutStalls from the stall cache's owner index, each as JOSDK's cache has it:
+   * a stall this operator has just written is there in the version it wrote (its temporary cache),
+   * while the index may still hold an older one — the bare object of a create whose ADD event came
+   * before the status write's, which a reconcile must never take for a stall that starts over (a
+   * second RolloutStalled Event).
+   */
+  private static Set<RolloutStall> stalls(Context<DaemonSet> context, String ns, String name) {
+    InformerEventSource<RolloutStall, DaemonSet> cache = stallCache(context);
+    Set<RolloutStall> stalls = new java.util.HashSet<>();
+    for (RolloutStall s :
+        owned(context, RolloutStall.class, RolloutEventSources.STALLS, ns, name)) {
+      stalls.add(cache.get(ResourceID.fromResource(s)).orElse(s));
+    }
+    return Set.copyOf(stalls);
   }
 
   @SuppressWarnings("unchecked")
