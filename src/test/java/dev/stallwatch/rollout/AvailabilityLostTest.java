@@ -24,19 +24,23 @@ import org.junit.jupiter.api.Test;
 class AvailabilityLostTest {
   private static final AnalyzerSettings FIVE_MINUTES = new AnalyzerSettings(Duration.ofMinutes(5));
 
+  /** The DaemonSet at template generation 2 running revision "new", with {@code status}. */
+  private static DaemonSetView ds(int minReadySeconds, DaemonSetView.Status status) {
+    return new DaemonSetView(
+        new ObjectRef("ns", "ds", "uid-ds"),
+        2,
+        2L,
+        Map.of(),
+        NEW_TEMPLATE,
+        null,
+        minReadySeconds,
+        status,
+        ago(60 * 24 * 30));
+  }
+
   /** Three nodes, every pod of revision "new" created an hour ago; n1's pod as given. */
   private static RolloutSnapshot completedWith(PodView n1, int minReadySeconds) {
-    DaemonSetView ds =
-        new DaemonSetView(
-            new ObjectRef("ns", "ds", "uid-ds"),
-            2,
-            2L,
-            Map.of(),
-            NEW_TEMPLATE,
-            null,
-            minReadySeconds,
-            new DaemonSetView.Status(2L, 3, 3, 3, 3, 2, 1, 0),
-            ago(60 * 24 * 30));
+    DaemonSetView ds = ds(minReadySeconds, new DaemonSetView.Status(2L, 3, 3, 3, 3, 2, 1, 0));
     List<PodView> pods =
         List.of(
             n1,
@@ -171,17 +175,7 @@ class AvailabilityLostTest {
   void aHoldDatedFromAGracefulDeletionsDeadlineGivesWayToTheNewPodsCreation() {
     // First look: the controller has just deleted n1's old pod; its deletionTimestamp is the end
     // of its 30 s grace period, in the future. Second look: the new pod, created a second later.
-    DaemonSetView ds =
-        new DaemonSetView(
-            new ObjectRef("ns", "ds", "uid-ds"),
-            2,
-            2L,
-            Map.of(),
-            NEW_TEMPLATE,
-            null,
-            0,
-            new DaemonSetView.Status(2L, 3, 3, 2, 0, 2, 1, 0),
-            ago(60 * 24 * 30));
+    DaemonSetView ds = ds(0, new DaemonSetView.Status(2L, 3, 3, 2, 0, 2, 1, 0));
     List<NodeView> nodes = List.of(node("n1"), node("n2"), node("n3"));
     PodView n2 = pod("n2", "old").created(ago(600)).ready(ago(599)).build();
     PodView n3 = pod("n3", "old").created(ago(600)).ready(ago(599)).build();
