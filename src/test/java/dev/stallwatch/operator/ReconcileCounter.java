@@ -113,4 +113,13 @@ final class ReconcileCounter {
   private static long sum(Map<ResourceID, AtomicLong> counts) {
     return counts.values().stream().mapToLong(AtomicLong::get).sum();
   }
+
+  /** Waits until {@code id} has been reconciled {@code n} more times from now on. */
+  void awaitMore(ResourceID id, int n, java.time.Duration atMost) {
+    long from = reconciles(id);
+    org.awaitility.Awaitility.await(
+            "the operator looks at " + id.getName() + " " + n + " more time(s)")
+        .atMost(atMost)
+        .until(() -> reconciles(id) >= from + n);
+  }
 }

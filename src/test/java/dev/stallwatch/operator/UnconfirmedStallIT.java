@@ -78,10 +78,7 @@ class UnconfirmedStallIT {
 
   /** The operator has looked at the DaemonSet {@code n} more times from now on. */
   private void awaitLooks(int n) {
-    long from = counter.reconciles(ID);
-    await("the operator looks at " + DS + " " + n + " more time(s)")
-        .atMost(WAIT)
-        .until(() -> counter.reconciles(ID) >= from + n);
+    counter.awaitMore(ID, n, WAIT);
   }
 
   private List<RolloutStall> stalls() {
