@@ -61,7 +61,7 @@ final class ApiReachability {
     log.warn("lost the API server ({}); retrying until it answers", why);
   }
 
-  /** Whether an outage is being reported (for tests). */
+  /** Whether an outage is being reported ({@code stallwatch_api_server_reachable} 0). */
   synchronized boolean lost() {
     return lostAt != null;
   }

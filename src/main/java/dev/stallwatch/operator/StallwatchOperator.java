@@ -36,6 +36,9 @@ public final class StallwatchOperator implements AutoCloseable {
   /** {@code stallwatch_leader}: 1 on the replica that reconciles, 0 on a standby. */
   static final String LEADER_METRIC = "stallwatch.leader";
 
+  /** {@code stallwatch_api_server_reachable}: 0 while {@link ApiReachability} reports an outage. */
+  static final String REACHABLE_METRIC = "stallwatch.api.server.reachable";
+
   private final Operator operator;
   private final Leadership leadership;
   private boolean closed;
@@ -202,6 +205,11 @@ public final class StallwatchOperator implements AutoCloseable {
     Gauge.builder(LEADER_METRIC, started, o -> o.leading() ? 1 : 0)
         .description(
             "1 when this replica holds the Lease and reconciles (always, without leader election)")
+        .register(registry);
+    // What StallwatchApiServerUnreachable pages on: without it a cut-off operator looks idle.
+    Gauge.builder(REACHABLE_METRIC, reachability, r -> r.lost() ? 0 : 1)
+        .description(
+            "0 while this replica's watches are down or its reconciles cannot reach the API server")
         .register(registry);
     if (leadership != null) {
       // Not on the elector's thread: stopping the operator waits for that thread's pool.

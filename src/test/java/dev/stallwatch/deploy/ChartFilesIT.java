@@ -1,6 +1,7 @@
 package dev.stallwatch.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -76,6 +77,69 @@ class ChartFilesIT {
                 assertThat((Map<String, Object>) r.get("labels"))
                     .containsEntry("team", "platform")
                     .containsEntry("severity", "critical"));
+  }
+
+  @NativeHelm
+  @Test
+  @SuppressWarnings("unchecked")
+  void customRulesSetForAndSeverityOfTheNamedAlertOnly() throws IOException {
+    GenericKubernetesResource rule =
+        RenderedChart.render(
+                t ->
+                    t.set("prometheusRule.enabled", true)
+                        .set("prometheusRule.additionalRuleLabels.severity", "info")
+                        .set("prometheusRule.customRules.StallwatchOperatorDown.for", "10m")
+                        .set(
+                            "prometheusRule.customRules.StallwatchOperatorDown.severity",
+                            "critical")
+                        .set("prometheusRule.customRules.DaemonSetRolloutStalled.for", "0s"))
+            .one("PrometheusRule");
+    Map<String, Map<String, Object>> byAlert = new java.util.LinkedHashMap<>();
+    for (var g : (List<Map<String, Object>>) spec(rule).get("groups")) {
+      for (var r : (List<Map<String, Object>>) g.get("rules")) {
+        byAlert.put((String) r.get("alert"), r);
+      }
+    }
+    Map<String, Map<String, Object>> plain = new java.util.LinkedHashMap<>();
+    for (var g : (List<Map<String, Object>>) plainRules().get("groups")) {
+      for (var r : (List<Map<String, Object>>) g.get("rules")) {
+        plain.put((String) r.get("alert"), r);
+      }
+    }
+
+    assertThat(byAlert.keySet()).isEqualTo(plain.keySet());
+    assertThat(byAlert.get("StallwatchOperatorDown"))
+        .containsEntry("for", "10m")
+        .extracting(r -> r.get("labels"))
+        .isEqualTo(Map.of("severity", "critical"));
+    assertThat(byAlert.get("DaemonSetRolloutStalled"))
+        .containsEntry("for", "0s")
+        .extracting(r -> r.get("labels"))
+        .as("additionalRuleLabels' severity where customRules names none")
+        .isEqualTo(Map.of("severity", "info"));
+    assertThat(byAlert.get("StallwatchReconcileErrors"))
+        .containsEntry("for", plain.get("StallwatchReconcileErrors").get("for"))
+        .containsEntry("expr", plain.get("StallwatchReconcileErrors").get("expr"));
+  }
+
+  @NativeHelm
+  @Test
+  void customRulesForAnAlertTheChartDoesNotShipIsRefused() {
+    assertThatThrownBy(
+            () ->
+                RenderedChart.render(
+                    t ->
+                        t.set("prometheusRule.enabled", true)
+                            .set("prometheusRule.customRules.KubeDaemonSetRolloutStuck.for", "5m")))
+        .hasMessageContaining("invalid propertyName 'KubeDaemonSetRolloutStuck'")
+        .hasMessageContaining("'StallwatchOperatorDown'");
+    assertThatThrownBy(
+            () ->
+                RenderedChart.render(
+                    t ->
+                        t.set("prometheusRule.enabled", true)
+                            .set("prometheusRule.customRules.StallwatchOperatorDown.for", "soon")))
+        .hasMessageContaining("for");
   }
 
   @NativeHelm

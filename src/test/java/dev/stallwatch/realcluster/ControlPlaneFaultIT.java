@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 @NativeHelm
 class ControlPlaneFaultIT {
+  static final String REACHABLE = "stallwatch_api_server_reachable";
   static RealCluster cluster;
   static OperatorProcess operator;
 
@@ -43,14 +44,30 @@ class ControlPlaneFaultIT {
     FaultBed bed = FaultBed.stallInProgress(cluster, "apiserver-kill");
     bed.breakHealthy("v2");
 
-    // Down longer than stall-after: the new stall falls due while no API server answers.
-    cluster.restart("kube-apiserver", true, Duration.ofSeconds(12));
+    // Down longer than stall-after: the new stall falls due while no API server answers. Meanwhile
+    // the operator says so on /metrics (StallwatchApiServerUnreachable pages on it).
+    java.util.Set<Double> reachable = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    var sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    sampler.scheduleWithFixedDelay(
+        () -> reachable.add(PromText.value(operator.metrics(), REACHABLE)),
+        0,
+        500,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
+    try {
+      cluster.restart("kube-apiserver", true, Duration.ofSeconds(12));
+    } finally {
+      sampler.shutdownNow();
+    }
     Instant back = Instant.now();
+    assertThat(reachable).as(REACHABLE + " while the API server was down").contains(0.0);
 
     Duration recovery = bed.awaitHealthyStall(back);
     bed.assertIntact();
     bed.assertHealthyStalledOnce();
     assertThat(operator.alive()).as("the operator survives the outage").isTrue();
+    org.awaitility.Awaitility.await(REACHABLE + " back to 1")
+        .atMost(Scenario.WAIT)
+        .until(() -> PromText.value(operator.metrics(), REACHABLE) == 1.0);
     ReliabilityReport.row(
         "kube-apiserver SIGKILL, down 12 s, restarted",
         "informers reconnect; the stall in progress kept (same object, stalledSince, one Event);"
