@@ -106,6 +106,8 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
 
   private final Map<String, Confirming> confirming = new ConcurrentHashMap<>();
 
+  private final RoutingLabels routing;
+
   /** How long after a failed auto-rollback it is tried again (a 403, a conflict that persisted). */
   static final Duration ROLLBACK_RETRY = Duration.ofMinutes(1);
 
@@ -132,7 +134,8 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     this.metrics = metrics;
     this.stores = new RolloutEventSources.Stores(ns -> metrics.cachedPods(ns, this::cachedPods));
     this.events = events;
-    this.writes = new StallWrites(client, events, metrics);
+    this.routing = config.routingLabels();
+    this.writes = new StallWrites(client, events, metrics, routing);
     this.failedCreates = new FailedCreates(client);
     this.autoRollback =
         new AutoRollback(
@@ -252,7 +255,12 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
             nodeNames);
     writes.apply(ds, plan, stallCache(context));
     reportWithheld(ds, plan, stalls, withheld);
-    metrics.observe(ns, name, verdict.split(), activeStall(plan.active()));
+    metrics.observe(
+        ns,
+        name,
+        verdict.split(),
+        activeStall(plan.active()),
+        routing.tags(ds.getMetadata().getLabels()));
     // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
     Instant rollbackRecheck =
         plan.active() == null ? null : rollBackIfDue(ds, verdict, recordedRollbacks(stalls), now);

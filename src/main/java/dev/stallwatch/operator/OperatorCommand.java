@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -113,6 +114,17 @@ public final class OperatorCommand implements Callable<Integer> {
           "How long a stall lasts before auto-rollback (STALLWATCH_AUTO_ROLLBACK_AFTER, 10m).")
   Duration autoRollbackAfter;
 
+  @Option(
+      names = "--label-allowlist",
+      split = ",",
+      paramLabel = "KEY",
+      defaultValue = "${env:STALLWATCH_LABEL_ALLOWLIST:-}",
+      description =
+          "DaemonSet labels copied onto its RolloutStall and, as label_<key>, onto"
+              + " stallwatch_rollout_stalled, comma-separated, to route the alert"
+              + " (STALLWATCH_LABEL_ALLOWLIST, none).")
+  String[] labelAllowlist = {};
+
   /**
    * The cluster to work on; null: the kubeconfig or the in-cluster service account (tests set it).
    */
@@ -122,6 +134,12 @@ public final class OperatorCommand implements Callable<Integer> {
   public OperatorSettings settings() {
     Set<String> ns = new LinkedHashSet<>();
     Arrays.stream(namespaces).map(String::trim).filter(s -> !s.isEmpty()).forEach(ns::add);
+    List<String> allowlist =
+        Arrays.stream(labelAllowlist)
+            .map(String::trim)
+            .filter(s -> !s.isEmpty())
+            .distinct()
+            .toList();
     try {
       return new OperatorSettings(
           ns,
@@ -131,7 +149,8 @@ public final class OperatorCommand implements Callable<Integer> {
           leaderElection,
           leaderElectionNamespace,
           autoRollback,
-          autoRollbackAfter);
+          autoRollbackAfter,
+          new RoutingLabels(allowlist));
     } catch (IllegalArgumentException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }

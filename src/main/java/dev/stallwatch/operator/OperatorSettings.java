@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
  * @param leaderElectionNamespace the Lease's namespace; required when leader election is on
  * @param autoRollback the global switch of auto-rollback (DaemonSets still opt in by annotation)
  * @param autoRollbackAfter how long a stall lasts before an opted-in DaemonSet is rolled back
+ * @param routingLabels the DaemonSet labels copied onto its RolloutStall and stall series
  */
 public record OperatorSettings(
     Set<String> namespaces,
@@ -26,12 +27,35 @@ public record OperatorSettings(
     boolean leaderElection,
     String leaderElectionNamespace,
     boolean autoRollback,
-    Duration autoRollbackAfter) {
+    Duration autoRollbackAfter,
+    RoutingLabels routingLabels) {
 
   public static final String LEASE_NAME = "stallwatch-leader";
 
   /** Default of {@code --auto-rollback-after}. */
   public static final Duration DEFAULT_AUTO_ROLLBACK_AFTER = Duration.ofMinutes(10);
+
+  /** Settings without routing labels. */
+  public OperatorSettings(
+      Set<String> namespaces,
+      Duration stallAfter,
+      Duration resolvedTtl,
+      int metricsPort,
+      boolean leaderElection,
+      String leaderElectionNamespace,
+      boolean autoRollback,
+      Duration autoRollbackAfter) {
+    this(
+        namespaces,
+        stallAfter,
+        resolvedTtl,
+        metricsPort,
+        leaderElection,
+        leaderElectionNamespace,
+        autoRollback,
+        autoRollbackAfter,
+        RoutingLabels.NONE);
+  }
 
   /** Settings with auto-rollback off. */
   public OperatorSettings(
@@ -56,6 +80,7 @@ public record OperatorSettings(
 
   public OperatorSettings {
     namespaces = namespaces == null ? Set.of() : Set.copyOf(namespaces);
+    routingLabels = routingLabels == null ? RoutingLabels.NONE : routingLabels;
     List<String> problems = new ArrayList<>();
     for (String ns : namespaces) {
       if (ns.length() > 63 || !DNS_1123_LABEL.matcher(ns).matches()) {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -19,8 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * never shows a stale stall.
  *
  * <ul>
- *   <li>{@code stallwatch_rollout_stalled{namespace,daemonset,cause,suspect}}: 1 while stalled
- *       ({@code suspect}: NewRevision, Node or Unknown — would rolling back help?)
+ *   <li>{@code stallwatch_rollout_stalled{namespace,daemonset,cause,suspect,label_*}}: 1 while
+ *       stalled ({@code suspect}: NewRevision, Node or Unknown — would rolling back help?; {@code
+ *       label_*}: the allowlisted DaemonSet labels, {@link RoutingLabels})
  *   <li>{@code stallwatch_rollout_stalled_nodes{namespace,daemonset}}
  *   <li>{@code stallwatch_rollout_stall_started_timestamp_seconds{namespace,daemonset}}
  *   <li>{@code stallwatch_daemonset_nodes{namespace,daemonset,revision="old|new|none"}}
@@ -107,11 +109,21 @@ public final class StallMetrics {
    * its stall, or null when it is not stalled (the stall series are then removed).
    */
   public void observe(String namespace, String daemonSet, int[] split, ActiveStall stall) {
+    observe(namespace, daemonSet, split, stall, List.of());
+  }
+
+  /**
+   * As {@link #observe(String, String, int[], ActiveStall)}, with the DaemonSet's routing labels
+   * ({@link RoutingLabels#tags}) on {@code stallwatch_rollout_stalled}; the same label names on
+   * every call.
+   */
+  public void observe(
+      String namespace, String daemonSet, int[] split, ActiveStall stall, List<Tag> routing) {
     Series series =
         byDaemonSet.computeIfAbsent(
             key(namespace, daemonSet), k -> new Series(namespace, daemonSet));
     synchronized (series) {
-      series.update(split, stall);
+      series.update(split, stall, routing);
     }
   }
 
@@ -211,6 +223,7 @@ public final class StallMetrics {
     final java.util.Set<Meter> counters = new java.util.LinkedHashSet<>();
     String cause;
     String suspect;
+    List<Tag> routing = List.of();
     double stalledNodes;
     double startedSeconds;
 
@@ -218,7 +231,7 @@ public final class StallMetrics {
       this.tags = Tags.of("namespace", namespace, "daemonset", daemonSet);
     }
 
-    void update(int[] newSplit, ActiveStall stall) {
+    void update(int[] newSplit, ActiveStall stall, List<Tag> newRouting) {
       for (int i = 0; i < 3; i++) {
         split[i] = newSplit[i];
       }
@@ -237,10 +250,13 @@ public final class StallMetrics {
         removeStallGauges();
         return;
       }
-      if (!stall.cause().equals(cause) || !stall.suspect().equals(suspect)) {
+      if (!stall.cause().equals(cause)
+          || !stall.suspect().equals(suspect)
+          || !newRouting.equals(routing)) {
         removeStallGauges();
         cause = stall.cause();
         suspect = stall.suspect();
+        routing = List.copyOf(newRouting);
       }
       stalledNodes = stall.nodes();
       startedSeconds = stall.since().toEpochMilli() / 1000.0;
@@ -248,7 +264,7 @@ public final class StallMetrics {
         stallGauges.add(
             Gauge.builder(STALLED, this, s -> 1)
                 .description("1 while the DaemonSet's rollout is stalled")
-                .tags(tags.and("cause", cause, "suspect", suspect))
+                .tags(tags.and("cause", cause, "suspect", suspect).and(routing))
                 .strongReference(true)
                 .register(registry));
         stallGauges.add(
@@ -271,6 +287,7 @@ public final class StallMetrics {
       stallGauges.clear();
       cause = null;
       suspect = null;
+      routing = List.of();
     }
 
     void removeAll() {

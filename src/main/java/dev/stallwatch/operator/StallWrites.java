@@ -23,11 +23,39 @@ final class StallWrites {
   private final KubernetesClient client;
   private final StallEvents events;
   private final StallMetrics metrics;
+  private final RoutingLabels routing;
 
   StallWrites(KubernetesClient client, StallEvents events, StallMetrics metrics) {
+    this(client, events, metrics, RoutingLabels.NONE);
+  }
+
+  StallWrites(
+      KubernetesClient client, StallEvents events, StallMetrics metrics, RoutingLabels routing) {
     this.client = client;
     this.events = events;
     this.metrics = metrics;
+    this.routing = routing;
+  }
+
+  /**
+   * The planned metadata plus the DaemonSet's allowlisted labels as they are now (a RolloutStall's
+   * labels are written once, at its creation); the planner's own labels win.
+   */
+  static io.fabric8.kubernetes.api.model.ObjectMeta withRoutingLabels(
+      io.fabric8.kubernetes.api.model.ObjectMeta planned,
+      java.util.Map<String, String> daemonSetLabels,
+      RoutingLabels routing) {
+    var copied = routing.copied(daemonSetLabels);
+    if (copied.isEmpty()) {
+      return planned;
+    }
+    var labels = new java.util.LinkedHashMap<>(copied);
+    if (planned.getLabels() != null) {
+      labels.putAll(planned.getLabels());
+    }
+    return new io.fabric8.kubernetes.api.model.ObjectMetaBuilder(planned)
+        .withLabels(labels)
+        .build();
   }
 
   void apply(DaemonSet ds, StallPlan plan, InformerEventSource<RolloutStall, DaemonSet> cache) {
@@ -37,7 +65,8 @@ final class StallWrites {
       switch (change.kind()) {
         case CREATE -> {
           RolloutStall body = new RolloutStall();
-          body.setMetadata(stall.getMetadata());
+          body.setMetadata(
+              withRoutingLabels(stall.getMetadata(), ds.getMetadata().getLabels(), routing));
           body.setSpec(stall.getSpec());
           RolloutStall created = createdOrFound(body);
           // Until the status lands the stall exists without one, and its ADD event may reach the

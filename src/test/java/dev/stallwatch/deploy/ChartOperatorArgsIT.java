@@ -40,7 +40,9 @@ class ChartOperatorArgsIT {
                         .set("operator.resolvedTtl", "2d")
                         .set("metrics.port", 9090)
                         .set("leaderElection.enabled", true)
-                        .set("replicas", 2)));
+                        .set("replicas", 2)
+                        .set("operator.labelAllowlist[0]", "team")
+                        .set("operator.labelAllowlist[1]", "example.com/owner")));
 
     assertThat(settings.namespaces()).containsExactlyInAnyOrder("gpu-operator", "kube-system");
     assertThat(settings.stallAfter()).isEqualTo(Duration.ofMinutes(90));
@@ -48,6 +50,7 @@ class ChartOperatorArgsIT {
     assertThat(settings.metricsPort()).isEqualTo(9090);
     assertThat(settings.leaderElection()).isTrue();
     assertThat(settings.leaderElectionNamespace()).isEqualTo(RenderedChart.NAMESPACE);
+    assertThat(settings.routingLabels().keys()).containsExactly("team", "example.com/owner");
   }
 
   @Test

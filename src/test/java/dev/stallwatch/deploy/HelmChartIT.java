@@ -118,6 +118,7 @@ class HelmChartIT {
             "--metrics-port=9090",
             "--log-level=debug",
             "--log-format=text",
+            "--label-allowlist=team,app.kubernetes.io/part-of",
             "--leader-election",
             "--leader-election-namespace=stallwatch-system",
             "--auto-rollback",

@@ -47,8 +47,11 @@ class OperatorCommandTest {
                 "9090",
                 "--leader-election",
                 "--leader-election-namespace",
-                "stallwatch")
+                "stallwatch",
+                "--label-allowlist",
+                "team, app.kubernetes.io/part-of,team")
             .settings();
+    assertThat(s.routingLabels().keys()).containsExactly("team", "app.kubernetes.io/part-of");
     assertThat(s.namespaces()).containsExactlyInAnyOrder("gpu-operator", "kube-system");
     assertThat(s.stallAfter()).isEqualTo(Duration.ofSeconds(90));
     assertThat(s.resolvedTtl()).isEqualTo(Duration.ofHours(1));
@@ -69,6 +72,9 @@ class OperatorCommandTest {
     assertThatThrownBy(
             () -> parse("--leader-election", "--leader-election-namespace", "").settings())
         .hasMessageContaining("--leader-election needs --leader-election-namespace");
+    assertThatThrownBy(() -> parse("--label-allowlist", "team,cost center").settings())
+        .isInstanceOf(ExitCodes.UserException.class)
+        .hasMessageContaining("--label-allowlist: 'cost center' is not a label key");
   }
 
   @Test

@@ -139,6 +139,44 @@ class StallMetricsTest {
         .contains("suspect=\"Node\"} 1.0");
   }
 
+  @Test
+  void routingLabelsRideOnTheStallSeriesOnlyAndFollowTheDaemonSet() {
+    RoutingLabels routing =
+        new RoutingLabels(java.util.List.of("team", "app.kubernetes.io/part-of"));
+    metrics.observe(
+        "gpu",
+        "toolkit",
+        new int[] {2, 0, 1},
+        stall("ImagePull", 1),
+        routing.tags(java.util.Map.of("team", "gpu-platform", "tier", "node")));
+    metrics.observe(
+        "net", "cni", new int[] {2, 0, 1}, stall("CrashLoop", 1), routing.tags(java.util.Map.of()));
+
+    String scrape = registry.scrape();
+    assertThat(scrape)
+        .contains(
+            "stallwatch_rollout_stalled{cause=\"ImagePull\",daemonset=\"toolkit\","
+                + "label_app_kubernetes_io_part_of=\"\",label_team=\"gpu-platform\",namespace=\"gpu\","
+                + "suspect=\"NewRevision\"} 1.0")
+        .contains(
+            "stallwatch_rollout_stalled{cause=\"CrashLoop\",daemonset=\"cni\","
+                + "label_app_kubernetes_io_part_of=\"\",label_team=\"\",namespace=\"net\","
+                + "suspect=\"NewRevision\"} 1.0")
+        .contains("stallwatch_rollout_stalled_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 1.0")
+        .doesNotContain("tier");
+
+    // The team changes mid-stall: one series, with the new value.
+    metrics.observe(
+        "gpu",
+        "toolkit",
+        new int[] {2, 0, 1},
+        stall("ImagePull", 1),
+        routing.tags(java.util.Map.of("team", "drivers")));
+    assertThat(registry.scrape())
+        .contains("label_team=\"drivers\"")
+        .doesNotContain("label_team=\"gpu-platform\"");
+  }
+
   private StallMetrics.ActiveStall stall(String cause, int nodes) {
     return new StallMetrics.ActiveStall(cause, "NewRevision", nodes, since);
   }

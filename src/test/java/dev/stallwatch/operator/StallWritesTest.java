@@ -54,6 +54,38 @@ class StallWritesTest {
   }
 
   @Test
+  void aNewRolloutStallCarriesTheDaemonSetsAllowlistedLabelsButKeepsItsOwn() {
+    var planned =
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("toolkit-abc")
+            .withLabels(
+                java.util.Map.of(
+                    "stallwatch.dev/daemonset",
+                    "toolkit",
+                    "app.kubernetes.io/managed-by",
+                    "stallwatch"))
+            .build();
+    var routing = new RoutingLabels(java.util.List.of("team", "app.kubernetes.io/managed-by"));
+
+    var meta =
+        StallWrites.withRoutingLabels(
+            planned,
+            java.util.Map.of(
+                "team", "gpu-platform", "tier", "node", "app.kubernetes.io/managed-by", "Helm"),
+            routing);
+
+    assertThat(meta.getName()).isEqualTo("toolkit-abc");
+    assertThat(meta.getLabels())
+        .containsExactlyInAnyOrderEntriesOf(
+            java.util.Map.of(
+                "team", "gpu-platform",
+                "stallwatch.dev/daemonset", "toolkit",
+                "app.kubernetes.io/managed-by", "stallwatch"));
+    assertThat(StallWrites.withRoutingLabels(planned, java.util.Map.of("tier", "node"), routing))
+        .isSameAs(planned);
+  }
+
+  @Test
   void onlyAGoawayOrALostConnectionMayHaveDoneTheRequest() {
     assertThat(
             StallWrites.answerLost(
