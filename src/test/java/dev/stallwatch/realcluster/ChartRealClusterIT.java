@@ -77,6 +77,30 @@ class ChartRealClusterIT {
           true,
           2);
 
+  /**
+   * The optional objects against prometheus-operator's real CRD schemas (installed first, from
+   * {@code prometheus-operator-crds.sh}'s cache): strict field validation judges every field.
+   */
+  static final Release MONITORED =
+      new Release(
+          "ServiceMonitor, PrometheusRule, dashboard",
+          new ChartInstall(
+              "chart-monitored",
+              "chart-monitored",
+              Map.of(
+                  "metrics.serviceMonitor.enabled", "true",
+                  "metrics.serviceMonitor.additionalLabels.release", "kube-prometheus-stack",
+                  "metrics.serviceMonitor.metricRelabelings[0].sourceLabels[0]", "__name__",
+                  "metrics.serviceMonitor.metricRelabelings[0].regex", "operator_sdk_.*",
+                  "metrics.serviceMonitor.metricRelabelings[0].action", "drop",
+                  "prometheusRule.enabled", "true",
+                  "prometheusRule.additionalRuleLabels.team", "platform",
+                  "prometheusRule.customRules.StallwatchOperatorDown.severity", "critical",
+                  "dashboards.enabled", "true")),
+          false,
+          false,
+          1);
+
   static final String LEASE = "stallwatch-leader";
 
   /** A namespace other than the release's, where watched DaemonSets live. */
@@ -93,12 +117,41 @@ class ChartRealClusterIT {
   }
 
   static Stream<Release> releases() {
-    return Stream.of(DEFAULTS, STANDBY);
+    return Stream.of(DEFAULTS, STANDBY, MONITORED);
   }
 
   /** Installs {@code r} on first use (kubectl apply is idempotent, so a retry is harmless). */
   private static synchronized String install(Release r) {
+    if (r == MONITORED) {
+      installPrometheusOperatorCrds();
+    }
     return INSTALLED.computeIfAbsent(r, k -> k.chart().install(cluster));
+  }
+
+  /** prometheus-operator's ServiceMonitor and PrometheusRule CRDs, at the pinned version. */
+  private static void installPrometheusOperatorCrds() {
+    Path dir =
+        RealCluster.cached(
+            "prometheus-operator-crds-" + RealCluster.pinned("PROMETHEUS_OPERATOR_VERSION"));
+    if (!java.nio.file.Files.isDirectory(dir)) {
+      String why = dir + " missing: run src/test/realcluster/prometheus-operator-crds.sh";
+      if (Boolean.parseBoolean(System.getenv(RealCluster.REQUIRE))) {
+        throw new IllegalStateException(why + " (" + RealCluster.REQUIRE + "=true)");
+      }
+      org.junit.jupiter.api.Assumptions.abort(why);
+    }
+    for (String crd : List.of("servicemonitors", "prometheusrules")) {
+      cluster
+          .kubectl(
+              "apply",
+              "--server-side",
+              "-f",
+              dir.resolve("monitoring.coreos.com_" + crd + ".yaml").toString())
+          .ok();
+      cluster
+          .kubectl("wait", "--for=condition=Established", "crd/" + crd + ".monitoring.coreos.com")
+          .ok();
+    }
   }
 
   @ParameterizedTest(name = "{0}")
@@ -133,6 +186,13 @@ class ChartRealClusterIT {
     }
     if (r.replicas() > 1) {
       assertThat(names).contains("poddisruptionbudget.policy/" + r.chart().fullname());
+    }
+    if (r == MONITORED) {
+      assertThat(names)
+          .contains(
+              "servicemonitor.monitoring.coreos.com/" + r.chart().fullname(),
+              "prometheusrule.monitoring.coreos.com/" + r.chart().fullname(),
+              "configmap/" + r.chart().fullname() + "-dashboard");
     }
   }
 

@@ -33,23 +33,13 @@ final class KubeStateMetrics implements AutoCloseable {
 
   /** The pinned version, from versions.env. */
   static String version() {
-    var versions = new java.util.Properties();
-    try (var in = Files.newBufferedReader(RealCluster.SCRIPTS.resolve("versions.env"))) {
-      versions.load(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return versions.getProperty("KUBE_STATE_METRICS_VERSION");
+    return RealCluster.pinned("KUBE_STATE_METRICS_VERSION");
   }
 
   /** The binary ksm-build.sh caches for the pinned version, or null when it is not built. */
   static Path built() {
-    String cache = System.getenv("STALLWATCH_REALCLUSTER_CACHE");
-    Path root =
-        cache != null && !cache.isBlank()
-            ? Path.of(cache)
-            : Path.of(System.getProperty("user.home"), ".cache/stallwatch/realcluster");
-    Path binary = root.resolve("kube-state-metrics-" + version()).resolve("bin/kube-state-metrics");
+    Path binary =
+        RealCluster.cached("kube-state-metrics-" + version()).resolve("bin/kube-state-metrics");
     return Files.isExecutable(binary) ? binary : null;
   }
 

@@ -109,6 +109,11 @@ public final class OperatorProcess implements AutoCloseable {
     }
   }
 
+  /** The loopback port of {@code /metrics}, {@code /healthz} and {@code /readyz}. */
+  public int metricsPort() {
+    return metricsPort;
+  }
+
   public long pid() {
     return process.pid();
   }

@@ -51,24 +51,13 @@ public final class RealCluster
     if (given != null && !given.isBlank()) {
       bin = Path.of(given);
     } else {
-      Properties versions = new Properties();
-      try (var in = Files.newBufferedReader(SCRIPTS.resolve("versions.env"))) {
-        versions.load(in);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      String cache = System.getenv("STALLWATCH_REALCLUSTER_CACHE");
-      Path root =
-          cache != null && !cache.isBlank()
-              ? Path.of(cache)
-              : Path.of(System.getProperty("user.home"), ".cache/stallwatch/realcluster");
       bin =
-          root.resolve(
+          cached(
                   "k8s-%s_etcd-%s_kwok-%s"
                       .formatted(
-                          versions.getProperty("KUBERNETES_VERSION"),
-                          versions.getProperty("ETCD_VERSION"),
-                          versions.getProperty("KWOK_VERSION")))
+                          pinned("KUBERNETES_VERSION"),
+                          pinned("ETCD_VERSION"),
+                          pinned("KWOK_VERSION")))
               .resolve("bin");
     }
     for (String b :
@@ -78,6 +67,34 @@ public final class RealCluster
       }
     }
     return Files.isExecutable(bin.resolve("kwok")) ? bin : null;
+  }
+
+  /** A version pinned in {@code versions.env}. */
+  static String pinned(String key) {
+    Properties versions = new Properties();
+    try (var in = Files.newBufferedReader(SCRIPTS.resolve("versions.env"))) {
+      versions.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String version = versions.getProperty(key);
+    if (version == null) {
+      throw new IllegalStateException(key + " is not pinned in versions.env");
+    }
+    return version;
+  }
+
+  /**
+   * {@code folder} in the build scripts' cache: {@code STALLWATCH_REALCLUSTER_CACHE}, else {@code
+   * ~/.cache/stallwatch/realcluster}.
+   */
+  static Path cached(String folder) {
+    String cache = System.getenv("STALLWATCH_REALCLUSTER_CACHE");
+    Path root =
+        cache != null && !cache.isBlank()
+            ? Path.of(cache)
+            : Path.of(System.getProperty("user.home"), ".cache/stallwatch/realcluster");
+    return root.resolve(folder);
   }
 
   /** Starts a cluster in {@code dir} with {@code nodes} fake nodes, {@code gpuNodes} with GPUs. */
@@ -166,11 +183,27 @@ public final class RealCluster
    * A kubeconfig for the ServiceAccount {@code namespace/name}: a token from the TokenRequest API
    * (as a pod's projected token would be), the cluster's CA, nothing else.
    */
-  public Path serviceAccountKubeconfig(String namespace, String name, Path target) {
+  /** A TokenRequest's token for ServiceAccount {@code namespace/name}, valid 24 h. */
+  public String serviceAccountToken(String namespace, String name) {
     Result token = kubectl("create", "token", name, "-n", namespace, "--duration=24h");
     if (token.code() != 0) {
       throw new IllegalStateException("kubectl create token " + name + ": " + token.output());
     }
+    return token.output().strip();
+  }
+
+  /** The cluster's CA certificate (it signed the API server's serving certificate). */
+  public Path caCertificate() {
+    return dir.resolve("pki/ca.crt");
+  }
+
+  /** The API server's URL on loopback. */
+  public java.net.URI apiServer() {
+    return java.net.URI.create(admin.getConfiguration().getMasterUrl());
+  }
+
+  public Path serviceAccountKubeconfig(String namespace, String name, Path target) {
+    String token = serviceAccountToken(namespace, name);
     String cluster = admin.getConfiguration().getMasterUrl();
     String yaml =
         """
@@ -190,13 +223,7 @@ public final class RealCluster
           context: {cluster: realcluster, user: %s, namespace: %s}
         current-context: sa
         """
-            .formatted(
-                cluster.replaceAll("/$", ""),
-                dir.resolve("pki/ca.crt"),
-                name,
-                token.output().strip(),
-                name,
-                namespace);
+            .formatted(cluster.replaceAll("/$", ""), caCertificate(), name, token, name, namespace);
     try {
       Files.writeString(target, yaml, StandardCharsets.UTF_8);
     } catch (IOException e) {
