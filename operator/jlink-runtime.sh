@@ -9,9 +9,9 @@ set -euo pipefail
 out=${1:?usage: jlink-runtime.sh <output dir>}
 java_home=${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}
 # Recompute with: jdeps --print-module-deps --ignore-missing-deps --multi-release 17 target/stallwatch.jar
-# (java.desktop is for java.beans, used by Jackson; jdk.crypto.ec for TLS with EC keys, which
-# many API servers use.)
-modules=java.base,java.compiler,java.desktop,java.naming,java.net.http,java.sql,jdk.management,jdk.unsupported,jdk.crypto.ec
+# (jdk.httpserver serves /metrics and the probes; java.desktop is for java.beans, used by
+# Jackson; jdk.crypto.ec for TLS with EC keys, which many API servers use.)
+modules=java.base,java.compiler,java.desktop,java.naming,java.net.http,java.sql,jdk.httpserver,jdk.management,jdk.unsupported,jdk.crypto.ec
 # The JVM runs headless: AWT, sound, image and font natives are never loaded, and would drag
 # in X11 and friends.
 excluded='**/libawt.so,**/libawt_xawt.so,**/libjawt.so,**/libfontmanager.so,**/libjavajpeg.so,**/libjsound.so,**/liblcms.so,**/libmlib_image.so,**/libsplashscreen.so'
