@@ -108,7 +108,8 @@ class PodBlinkIT {
     RolloutStall stall =
         await("the stall of a pod not Ready for longer than stall-after")
             .atMost(WAIT)
-            .until(this::stalls, s -> !s.isEmpty())
+            // its status is written right after the create: wait for both
+            .until(this::stalls, s -> !s.isEmpty() && s.get(0).getStatus() != null)
             .get(0);
     assertThat(stall.getStatus().phase()).isEqualTo("Active");
     assertThat(stall.getStatus().node()).isEqualTo("gpu-node-1");

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.deploy.NativeHelm;
 import dev.stallwatch.operator.OperatorSettings;
@@ -14,7 +13,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -79,6 +77,9 @@ class AlertPathRealClusterIT {
   /** The owning team's label on the DaemonSet, and the receiver Alertmanager routes it to. */
   static final String TEAM = "gpu-platform";
 
+  /** The seed story's namespace. */
+  static final String NAMESPACE = "alert-seed";
+
   /** The same release rendered with its monitoring objects (their CRDs need not be installed). */
   static final ChartInstall MONITORED =
       new ChartInstall(
@@ -101,7 +102,7 @@ class AlertPathRealClusterIT {
                   OPERATOR_DOWN_FOR.toSeconds() + "s"),
               Map.entry("dashboards.enabled", "true")));
 
-  static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  static final ObjectMapper YAML = MonitoringStack.YAML;
 
   static RealCluster cluster;
   static final List<AutoCloseable> started = new ArrayList<>();
@@ -117,15 +118,7 @@ class AlertPathRealClusterIT {
     cluster = c;
     // Fresh each run: Alertmanager's notification log would otherwise take a page of this run
     // for one it already sent in the last (same group, same receiver) and never send it.
-    Path dir = cluster.dir().resolve("alert-path");
-    if (Files.exists(dir)) {
-      try (var tree = Files.walk(dir)) {
-        for (Path p : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
-    Files.createDirectories(dir);
+    Path dir = MonitoringStack.emptied(cluster.dir().resolve("alert-path"));
     RELEASE.install(cluster);
     rendered = byKind(MONITORED.render(cluster));
 
@@ -146,51 +139,22 @@ class AlertPathRealClusterIT {
       targets.add(new ServiceMonitorScrape.Target("127.0.0.1:" + p.metricsPort(), pod));
     }
 
-    receiver = WebhookReceiver.start();
-    started.add(receiver);
-    alertmanager = PromServer.alertmanager(tools.alertmanager(), dir.resolve("am"), amConfig());
-    started.add(alertmanager);
-
-    Path rules = dir.resolve("rules.yml");
-    YAML.writeValue(
-        rules.toFile(), Map.of("groups", spec(rendered.get("PrometheusRule")).get("groups")));
-    // A rule file Prometheus would refuse fails here with promtool's own words.
-    RealCluster.Result check =
-        RealCluster.Result.run(
-            List.of(tools.promtool().toString(), "check", "rules", rules.toString()),
-            Map.of(),
-            Duration.ofMinutes(1));
-    assertThat(check.code()).as("promtool check rules %s:%n%s", rules, check.output()).isZero();
-
-    Map<String, Object> config = new LinkedHashMap<>();
-    config.put(
-        "global",
-        Map.of("scrape_interval", "30s", "evaluation_interval", EVALUATION.toSeconds() + "s"));
-    config.put("rule_files", List.of(rules.toString()));
-    config.put(
-        "alerting",
-        Map.of(
-            "alertmanagers",
+    MonitoringStack stack =
+        MonitoringStack.start(
+            tools,
+            dir,
+            EVALUATION,
+            AlertPathRealClusterIT::amConfig,
             List.of(
-                Map.of(
-                    "static_configs",
-                    List.of(Map.of("targets", List.of(alertmanager.address())))))));
-    config.put(
-        "scrape_configs",
-        List.of(
-            ServiceMonitorScrape.job(
-                rendered.get("ServiceMonitor"), rendered.get("Service"), targets)));
-    prometheus =
-        PromServer.prometheus(
-            tools.prometheus(), dir.resolve("prom"), YAML.writeValueAsString(config));
-    started.add(prometheus);
-
-    for (PromServer server : List.of(alertmanager, prometheus)) {
-      await(server.address() + " ready")
-          .atMost(Duration.ofMinutes(1))
-          .until(() -> server.ready() || !server.alive());
-      assertThat(server.alive()).as(server.output()).isTrue();
-    }
+                MonitoringStack.ruleFile(
+                    dir.resolve("rules.yml"), spec(rendered.get("PrometheusRule")).get("groups"))),
+            List.of(
+                ServiceMonitorScrape.job(
+                    rendered.get("ServiceMonitor"), rendered.get("Service"), targets)));
+    started.add(stack);
+    receiver = stack.receiver;
+    alertmanager = stack.alertmanager;
+    prometheus = stack.prometheus;
     await("Prometheus scrapes both replicas, one leading")
         .atMost(Scenario.WAIT)
         .until(
@@ -221,9 +185,9 @@ class AlertPathRealClusterIT {
         .as("the ServiceMonitor's metricRelabelings applied")
         .isEmpty();
 
-    Scenario seed = Scenario.create(cluster, "alert-seed", 3, 4);
+    Scenario seed = Scenario.create(cluster, NAMESPACE, 3, 4);
     seed.rollOut(DS, GOOD, b -> b.editMetadata().addToLabels("team", TEAM).endMetadata());
-    cluster.kubectl("set", "image", "-n", "alert-seed", "daemonset/" + DS, DS + "=" + BROKEN).ok();
+    cluster.kubectl("set", "image", "-n", NAMESPACE, "daemonset/" + DS, DS + "=" + BROKEN).ok();
     RolloutStall stall = seed.awaitActiveStall();
     Instant created = Instant.parse(stall.getMetadata().getCreationTimestamp());
 
@@ -259,7 +223,7 @@ class AlertPathRealClusterIT {
         .isRegularFile();
 
     // 2. The dashboard's queries, during the stall.
-    assertEveryDashboardQueryAnswers("alert-seed", DS);
+    assertEveryDashboardQueryAnswers(NAMESPACE, DS);
 
     // 3. The leader dies mid-stall: the standby takes the Lease and the same stall is exported
     // from its pod; the page is neither resolved nor sent again as new.
@@ -273,7 +237,9 @@ class AlertPathRealClusterIT {
             () ->
                 prometheus
                         .query(
-                            "stallwatch_rollout_stalled{daemonset=\""
+                            "stallwatch_rollout_stalled{namespace=\""
+                                + NAMESPACE
+                                + "\",daemonset=\""
                                 + DS
                                 + "\",pod=\""
                                 + standby
@@ -287,7 +253,7 @@ class AlertPathRealClusterIT {
         .isEmpty();
 
     // 4. Rolled back: the stall resolves, and so does the page (after the rule's 2m bridge).
-    cluster.kubectl("rollout", "undo", "-n", "alert-seed", "daemonset/" + DS).ok();
+    cluster.kubectl("rollout", "undo", "-n", NAMESPACE, "daemonset/" + DS).ok();
     List<RolloutStall> resolved = seed.awaitResolved();
     assertThat(resolved).hasSize(1);
     Instant resolvedAt = Instant.now();
@@ -404,7 +370,7 @@ class AlertPathRealClusterIT {
     }
   }
 
-  static String amConfig() {
+  static String amConfig(WebhookReceiver receiver) {
     return """
         route:
           receiver: default
@@ -455,9 +421,17 @@ class AlertPathRealClusterIT {
     }
   }
 
+  /**
+   * The notifications of {@code alert}; for the stall alert only this test's namespace (the
+   * replicas watch every namespace of the shared cluster, where other tests leave stalls).
+   */
   static List<WebhookReceiver.Notified> notified(String alert, boolean firing) {
     return receiver.notified().stream()
         .filter(n -> alert.equals(n.alertname()) && n.firing() == firing)
+        .filter(
+            n ->
+                !alert.equals("DaemonSetRolloutStalled")
+                    || NAMESPACE.equals(n.labels().get("namespace")))
         .toList();
   }
 

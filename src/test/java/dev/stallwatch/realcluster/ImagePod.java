@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -30,13 +29,7 @@ record ImagePod(
   /** Unpacks {@code tarball} into {@code dir/rootfs} (emptied first). */
   static ImagePod unpack(Path tarball, Path dir) {
     try {
-      if (Files.exists(dir)) {
-        try (var tree = Files.walk(dir)) {
-          for (Path p : tree.sorted(Comparator.reverseOrder()).toList()) {
-            Files.delete(p);
-          }
-        }
-      }
+      MonitoringStack.emptied(dir);
       Path image = Files.createDirectories(dir.resolve("image"));
       Path rootfs = Files.createDirectories(dir.resolve("rootfs"));
       tar("-xf", tarball.toString(), "-C", image.toString());

@@ -48,6 +48,7 @@ class ImagePodRealClusterIT {
   static final String BROKEN = Scenario.UNPULLABLE + "nvidia/k8s/container-toolkit:v1.17.1";
   static final String SERVICE_ACCOUNT_DIR = "/var/run/secrets/kubernetes.io/serviceaccount";
   static final String POD = "image-pod-stallwatch-7c9d8-x2k4q";
+  static final String SEED = "image-seed";
 
   static final int PORT = OperatorProcess.freePort();
   static final ChartInstall RELEASE =
@@ -125,6 +126,10 @@ class ImagePodRealClusterIT {
     if (pod != null) {
       pod.close();
     }
+    if (cluster != null) {
+      // The stall is left standing: take it off the shared cluster, out of later tests' sight.
+      cluster.kubectl("delete", "namespace", SEED, "--ignore-not-found", "--wait=false");
+    }
   }
 
   @Test
@@ -159,16 +164,28 @@ class ImagePodRealClusterIT {
         .singleElement()
         .satisfies(l -> assertThat(l.split(" ")[5]).startsWith("ro"));
 
-    Scenario seed = Scenario.create(cluster, "image-seed", 3, 4);
+    Scenario seed = Scenario.create(cluster, SEED, 3, 4);
     seed.rollOut(DS, GOOD, b -> b);
-    cluster.kubectl("set", "image", "-n", "image-seed", "daemonset/" + DS, DS + "=" + BROKEN).ok();
+    cluster.kubectl("set", "image", "-n", SEED, "daemonset/" + DS, DS + "=" + BROKEN).ok();
     RolloutStall stall = seed.awaitActiveStall();
     assertThat(stall.getStatus().cause()).isEqualTo("ImagePull");
     assertThat(stall.getStatus().suspect()).isEqualTo("NewRevision");
+    // The Event follows the RolloutStall's status write.
+    await("one RolloutStalled Event")
+        .atMost(Scenario.WAIT)
+        .until(() -> seed.events(DS, StallEvents.STALLED), e -> !e.isEmpty());
     assertThat(seed.events(DS, StallEvents.STALLED)).hasSize(1);
     await("stallwatch_rollout_stalled on the pod's /metrics")
         .atMost(Scenario.WAIT)
-        .until(() -> get("/metrics").body(), m -> m.contains("daemonset=\"" + DS + "\""));
+        .until(
+            () -> get("/metrics").body(),
+            m ->
+                m.lines()
+                    .anyMatch(
+                        l ->
+                            l.startsWith("stallwatch_rollout_stalled{")
+                                && l.contains("daemonset=\"" + DS + "\"")
+                                && l.contains("namespace=\"" + SEED + "\"")));
 
     String output = pod.output();
     assertThat(output)

@@ -1,7 +1,6 @@
 package dev.stallwatch.realcluster;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * kube-state-metrics (built by {@code ksm-build.sh}) as its own process against the scale run's
@@ -20,15 +18,12 @@ final class KubeStateMetrics implements AutoCloseable {
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  private final Process process;
+  private final ChildProcess process;
   private final int port;
-  private final Thread hook;
 
-  private KubeStateMetrics(Process process, int port) {
+  private KubeStateMetrics(ChildProcess process, int port) {
     this.process = process;
     this.port = port;
-    this.hook = new Thread(process::destroyForcibly);
-    Runtime.getRuntime().addShutdownHook(hook);
   }
 
   /** The pinned version, from versions.env. */
@@ -46,23 +41,22 @@ final class KubeStateMetrics implements AutoCloseable {
   static KubeStateMetrics start(Path binary, Path kubeconfig, Path log) {
     int port = OperatorProcess.freePort();
     int telemetry = OperatorProcess.freePort();
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                List.of(
-                    binary.toString(),
-                    "--kubeconfig=" + kubeconfig,
-                    "--host=127.0.0.1",
-                    "--port=" + port,
-                    "--telemetry-host=127.0.0.1",
-                    "--telemetry-port=" + telemetry))
-            .redirectErrorStream(true)
-            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-    try {
-      return new KubeStateMetrics(pb.start(), port);
-    } catch (IOException e) {
-      throw new UncheckedIOException("starting " + binary, e);
-    }
+    return new KubeStateMetrics(
+        ChildProcess.start(
+            List.of(
+                binary.toString(),
+                "--kubeconfig=" + kubeconfig,
+                "--host=127.0.0.1",
+                "--port=" + port,
+                "--telemetry-host=127.0.0.1",
+                "--telemetry-port=" + telemetry),
+            log),
+        port);
+  }
+
+  /** host:port of its /metrics, as a scrape config names it. */
+  String address() {
+    return "127.0.0.1:" + port;
   }
 
   long pid() {
@@ -70,7 +64,7 @@ final class KubeStateMetrics implements AutoCloseable {
   }
 
   boolean alive() {
-    return process.isAlive();
+    return process.alive();
   }
 
   /** The whole /metrics text; empty when it does not answer (yet). */
@@ -93,19 +87,6 @@ final class KubeStateMetrics implements AutoCloseable {
 
   @Override
   public void close() {
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException shuttingDown) {
-      // the hook runs anyway
-    }
+    process.close();
   }
 }

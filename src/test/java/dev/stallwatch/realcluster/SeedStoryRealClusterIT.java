@@ -93,12 +93,16 @@ class SeedStoryRealClusterIT {
     assertThat(seed.events(DS, StallEvents.STALLED)).as("no second stall").hasSize(1);
   }
 
-  /** The {@code stallwatch_rollout_stalled} line of this DaemonSet, or "". */
+  /**
+   * The {@code stallwatch_rollout_stalled} line of this DaemonSet, or "" (other tests on the shared
+   * cluster leave DaemonSets of the same name stalled in their own namespaces).
+   */
   static String stalledSeries(String metrics) {
     return metrics
         .lines()
         .filter(l -> l.startsWith("stallwatch_rollout_stalled{"))
         .filter(l -> l.contains("daemonset=\"" + DS + "\""))
+        .filter(l -> l.contains("namespace=\"seed\""))
         .findFirst()
         .orElse("");
   }

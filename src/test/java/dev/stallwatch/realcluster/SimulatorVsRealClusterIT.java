@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When every scenario ran, the table in {@code docs/real-cluster.md} is rewritten, and the test
  * fails if the committed table was stale (commit the rewritten file). {@code
- * -Dstallwatch.simreal.scenarios=a,b} plays only those (the table is then left alone).
+ * -Dstallwatch.simreal.scenarios=a,b} plays only those (the table is then left alone). Scenarios
+ * play three at a time (failsafe's JUnit configuration): each has its own namespace and nodes.
  */
 @ExtendWith(RealClusterExtension.class)
 class SimulatorVsRealClusterIT {
@@ -61,8 +62,10 @@ class SimulatorVsRealClusterIT {
         : Arrays.stream(only.split(",")).map(String::strip);
   }
 
+  // Concurrent among themselves only: the class runs alone, as every other.
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarios")
+  @org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT)
   void theSimulatorEndsWhereTheRealControllersEnd(String name) {
     Scenario scenario = Scenarios.named(name);
     SimulatorPlay.Result sim = SimulatorPlay.play(scenario);
