@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scale run of issue 12 on the real control plane, one cluster per size: N kwok nodes × D
+# The scale run on the real control plane, one cluster per size: N kwok nodes × D
 # DaemonSets plus ordinary pods, the operator jar as the chart's ServiceAccount, kube-state-metrics
 # beside it; measures sync, memory, a rollout, 20 injected stalls, API requests and heartbeat
 # churn (dev.stallwatch.realcluster.ScaleRun), then draws the plots (scale-plot.py).
