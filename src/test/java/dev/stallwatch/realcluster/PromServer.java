@@ -66,35 +66,30 @@ final class PromServer implements AutoCloseable {
   }
 
   static PromServer prometheus(Path binary, Path dir, String config) {
-    int port = OperatorProcess.freePort();
-    Path configFile = write(dir.resolve("prometheus.yml"), config);
-    return new PromServer(
-        "prometheus",
-        ChildProcess.start(
-            List.of(
-                binary.toString(),
-                "--config.file=" + configFile,
-                "--storage.tsdb.path=" + dir.resolve("data"),
-                "--web.listen-address=127.0.0.1:" + port,
-                "--log.level=info"),
-            dir.resolve("prometheus.log")),
-        port);
+    return start("prometheus", binary, dir, config, "--storage.tsdb.path=", "--log.level=info");
   }
 
   static PromServer alertmanager(Path binary, Path dir, String config) {
+    // alone: no gossip port of its own
+    return start(
+        "alertmanager", binary, dir, config, "--storage.path=", "--cluster.listen-address=");
+  }
+
+  /** {@code binary} with its config in {@code dir/NAME.yml}, its storage in {@code dir/data}. */
+  private static PromServer start(
+      String name, Path binary, Path dir, String config, String storageFlag, String extraFlag) {
     int port = OperatorProcess.freePort();
-    Path configFile = write(dir.resolve("alertmanager.yml"), config);
+    Path configFile = write(dir.resolve(name + ".yml"), config);
     return new PromServer(
-        "alertmanager",
+        name,
         ChildProcess.start(
             List.of(
                 binary.toString(),
                 "--config.file=" + configFile,
-                "--storage.path=" + dir.resolve("data"),
+                storageFlag + dir.resolve("data"),
                 "--web.listen-address=127.0.0.1:" + port,
-                // alone: no gossip port of its own
-                "--cluster.listen-address="),
-            dir.resolve("alertmanager.log")),
+                extraFlag),
+            dir.resolve(name + ".log")),
         port);
   }
 
