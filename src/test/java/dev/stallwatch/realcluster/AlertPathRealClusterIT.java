@@ -102,8 +102,6 @@ class AlertPathRealClusterIT {
                   OPERATOR_DOWN_FOR.toSeconds() + "s"),
               Map.entry("dashboards.enabled", "true")));
 
-  static final ObjectMapper YAML = MonitoringStack.YAML;
-
   static RealCluster cluster;
   static final List<AutoCloseable> started = new ArrayList<>();
   static final Map<String, OperatorProcess> replicas = new LinkedHashMap<>();
@@ -120,7 +118,7 @@ class AlertPathRealClusterIT {
     // for one it already sent in the last (same group, same receiver) and never send it.
     Path dir = MonitoringStack.emptied(cluster.dir().resolve("alert-path"));
     RELEASE.install(cluster);
-    rendered = byKind(MONITORED.render(cluster));
+    rendered = RenderedObjects.byKind(MONITORED.render(cluster));
 
     Path kubeconfig = RELEASE.serviceAccountKubeconfig(cluster, dir.resolve("operator.kubeconfig"));
     List<ServiceMonitorScrape.Target> targets = new ArrayList<>();
@@ -147,7 +145,8 @@ class AlertPathRealClusterIT {
             AlertPathRealClusterIT::amConfig,
             List.of(
                 MonitoringStack.ruleFile(
-                    dir.resolve("rules.yml"), spec(rendered.get("PrometheusRule")).get("groups"))),
+                    dir.resolve("rules.yml"),
+                    RenderedObjects.spec(rendered.get("PrometheusRule")).get("groups"))),
             List.of(
                 ServiceMonitorScrape.job(
                     rendered.get("ServiceMonitor"), rendered.get("Service"), targets)));
@@ -456,31 +455,10 @@ class AlertPathRealClusterIT {
   @SuppressWarnings("unchecked")
   static List<String> operatorArgs() {
     Map<String, Object> podSpec =
-        ServiceMonitorScrape.map(
-            ServiceMonitorScrape.map(
-                ServiceMonitorScrape.map(rendered.get("Deployment"), "spec"), "template"),
+        RenderedObjects.map(
+            RenderedObjects.map(
+                RenderedObjects.map(rendered.get("Deployment"), "spec"), "template"),
             "spec");
-    return (List<String>) ServiceMonitorScrape.list(podSpec, "containers").get(0).get("args");
-  }
-
-  /** The rendered objects by kind (one of each kind is all this test reads). */
-  @SuppressWarnings("unchecked")
-  static Map<String, Map<String, Object>> byKind(String manifests) throws IOException {
-    Map<String, Map<String, Object>> kinds = new LinkedHashMap<>();
-    for (String doc : manifests.split("(?m)^---\\s*$")) {
-      if (doc.replaceAll("(?m)^#.*$", "").isBlank()) {
-        continue;
-      }
-      Map<String, Object> object = YAML.readValue(doc, Map.class);
-      if (object != null && object.get("kind") != null) {
-        kinds.putIfAbsent((String) object.get("kind"), object);
-      }
-    }
-    return kinds;
-  }
-
-  @SuppressWarnings("unchecked")
-  static Map<String, Object> spec(Map<String, Object> object) {
-    return (Map<String, Object>) object.get("spec");
+    return (List<String>) RenderedObjects.list(podSpec, "containers").get(0).get("args");
   }
 }

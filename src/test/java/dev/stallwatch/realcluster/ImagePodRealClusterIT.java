@@ -87,10 +87,10 @@ class ImagePodRealClusterIT {
     ImagePod image = ImagePod.unpack(ImagePod.TARBALL, dir);
 
     RELEASE.install(cluster);
-    Map<String, Map<String, Object>> rendered =
-        AlertPathRealClusterIT.byKind(RELEASE.render(cluster));
-    Map<String, Object> podSpec = path(rendered.get("Deployment"), "spec", "template", "spec");
-    container = ServiceMonitorScrape.list(podSpec, "containers").get(0);
+    Map<String, Map<String, Object>> rendered = RenderedObjects.byKind(RELEASE.render(cluster));
+    Map<String, Object> podSpec =
+        RenderedObjects.path(rendered.get("Deployment"), "spec", "template", "spec");
+    container = RenderedObjects.list(podSpec, "containers").get(0);
 
     List<String> command = new ArrayList<>(List.of(bwrap.toString(), "--die-with-parent"));
     command.addAll(List.of("--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts"));
@@ -115,7 +115,7 @@ class ImagePodRealClusterIT {
     // No `command:` in the pod spec: the image's entrypoint, the container's args for its Cmd.
     assertThat(container).doesNotContainKey("command");
     command.addAll(image.entrypoint());
-    command.addAll(strings(container.get("args")));
+    command.addAll(RenderedObjects.strings(container.get("args")));
 
     log = dir.resolve("operator.log");
     pod = ChildProcess.start(command, log);
@@ -207,7 +207,8 @@ class ImagePodRealClusterIT {
     assertThat(gid).as("runAsGroup").isEqualTo(65532);
     assertThat(ctx.get("allowPrivilegeEscalation")).isEqualTo(false); // bwrap: no_new_privs
     List<String> flags = new ArrayList<>(List.of("--uid", uid.toString(), "--gid", gid.toString()));
-    List<String> drop = strings(ServiceMonitorScrape.map(ctx, "capabilities").get("drop"));
+    List<String> drop =
+        RenderedObjects.strings(RenderedObjects.map(ctx, "capabilities").get("drop"));
     assertThat(drop).as("capabilities dropped").containsExactly("ALL");
     flags.addAll(List.of("--cap-drop", "ALL"));
     return flags;
@@ -215,9 +216,8 @@ class ImagePodRealClusterIT {
 
   /** The pod's securityContext with the container's on top. */
   static Map<String, Object> securityContext(Map<String, Object> podSpec) {
-    Map<String, Object> ctx =
-        new LinkedHashMap<>(ServiceMonitorScrape.map(podSpec, "securityContext"));
-    ctx.putAll(ServiceMonitorScrape.map(container, "securityContext"));
+    Map<String, Object> ctx = new LinkedHashMap<>(RenderedObjects.map(podSpec, "securityContext"));
+    ctx.putAll(RenderedObjects.map(container, "securityContext"));
     return ctx;
   }
 
@@ -226,10 +226,10 @@ class ImagePodRealClusterIT {
       throws IOException {
     List<String> flags = new ArrayList<>();
     Map<String, Map<String, Object>> volumes = new LinkedHashMap<>();
-    for (Map<String, Object> v : ServiceMonitorScrape.list(podSpec, "volumes")) {
+    for (Map<String, Object> v : RenderedObjects.list(podSpec, "volumes")) {
       volumes.put((String) v.get("name"), v);
     }
-    for (Map<String, Object> mount : ServiceMonitorScrape.list(container, "volumeMounts")) {
+    for (Map<String, Object> mount : RenderedObjects.list(container, "volumeMounts")) {
       Map<String, Object> volume = volumes.get(mount.get("name"));
       assertThat(volume).as("volume %s", mount.get("name")).containsKey("emptyDir");
       Path host =
@@ -274,13 +274,13 @@ class ImagePodRealClusterIT {
       int eq = kv.indexOf('=');
       env.put(kv.substring(0, eq), kv.substring(eq + 1));
     }
-    for (Map<String, Object> e : ServiceMonitorScrape.list(container, "env")) {
+    for (Map<String, Object> e : RenderedObjects.list(container, "env")) {
       String name = (String) e.get("name");
       if (e.containsKey("value")) {
         env.put(name, String.valueOf(e.get("value")));
         continue;
       }
-      Object field = path(e, "valueFrom", "fieldRef").get("fieldPath");
+      Object field = RenderedObjects.path(e, "valueFrom", "fieldRef").get("fieldPath");
       env.put(
           name,
           switch (String.valueOf(field)) {
@@ -317,12 +317,12 @@ class ImagePodRealClusterIT {
   }
 
   static Probe probe(String kind) {
-    Map<String, Object> get = path(container, kind, "httpGet");
+    Map<String, Object> get = RenderedObjects.path(container, kind, "httpGet");
     Object port = get.get("port");
     int number =
         port instanceof Number n
             ? n.intValue()
-            : ServiceMonitorScrape.list(container, "ports").stream()
+            : RenderedObjects.list(container, "ports").stream()
                 .filter(p -> port.equals(p.get("name")))
                 .map(p -> ((Number) p.get("containerPort")).intValue())
                 .findFirst()
@@ -344,18 +344,5 @@ class ImagePodRealClusterIT {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-  }
-
-  static Map<String, Object> path(Map<String, Object> object, String... keys) {
-    Map<String, Object> m = object;
-    for (String k : keys) {
-      m = ServiceMonitorScrape.map(m, k);
-    }
-    return m;
-  }
-
-  @SuppressWarnings("unchecked")
-  static List<String> strings(Object list) {
-    return list == null ? List.of() : ((List<Object>) list).stream().map(String::valueOf).toList();
   }
 }

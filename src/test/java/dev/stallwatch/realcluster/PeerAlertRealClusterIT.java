@@ -68,14 +68,12 @@ class PeerAlertRealClusterIT {
     cluster = c;
     Path dir = MonitoringStack.emptied(cluster.dir().resolve("peer-alert"));
     RELEASE.install(cluster);
-    Map<String, Map<String, Object>> rendered =
-        AlertPathRealClusterIT.byKind(MONITORED.render(cluster));
+    Map<String, Map<String, Object>> rendered = RenderedObjects.byKind(MONITORED.render(cluster));
 
     List<String> args =
-        ImagePodRealClusterIT.strings(
-            ServiceMonitorScrape.list(
-                    ImagePodRealClusterIT.path(
-                        rendered.get("Deployment"), "spec", "template", "spec"),
+        RenderedObjects.strings(
+            RenderedObjects.list(
+                    RenderedObjects.path(rendered.get("Deployment"), "spec", "template", "spec"),
                     "containers")
                 .get(0)
                 .get("args"));
@@ -130,7 +128,7 @@ class PeerAlertRealClusterIT {
             List.of(
                 MonitoringStack.ruleFile(
                     dir.resolve("stallwatch-rules.yml"),
-                    AlertPathRealClusterIT.spec(rendered.get("PrometheusRule")).get("groups")),
+                    RenderedObjects.spec(rendered.get("PrometheusRule")).get("groups")),
                 MIXIN),
             List.of(stallwatchJob, ksmJob));
     started.add(stack);

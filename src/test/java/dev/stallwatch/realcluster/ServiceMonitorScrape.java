@@ -23,24 +23,26 @@ final class ServiceMonitorScrape {
   /** The scrape job for {@code targets}. */
   static Map<String, Object> job(
       Map<String, Object> serviceMonitor, Map<String, Object> service, List<Target> targets) {
-    Map<String, Object> spec = map(serviceMonitor, "spec");
-    List<Map<String, Object>> endpoints = list(spec, "endpoints");
+    Map<String, Object> spec = RenderedObjects.map(serviceMonitor, "spec");
+    List<Map<String, Object>> endpoints = RenderedObjects.list(spec, "endpoints");
     if (endpoints.size() != 1) {
       throw new IllegalArgumentException("one endpoint expected, got " + endpoints);
     }
     Map<String, Object> endpoint = endpoints.get(0);
-    Map<String, Object> meta = map(service, "metadata");
+    Map<String, Object> meta = RenderedObjects.map(service, "metadata");
     String jobLabel = (String) spec.get("jobLabel");
     String job =
-        jobLabel == null ? (String) meta.get("name") : (String) map(meta, "labels").get(jobLabel);
+        jobLabel == null
+            ? (String) meta.get("name")
+            : (String) RenderedObjects.map(meta, "labels").get(jobLabel);
 
     Map<String, Object> scrape = new LinkedHashMap<>();
     scrape.put(
         "job_name",
         "serviceMonitor/"
-            + map(serviceMonitor, "metadata").get("namespace")
+            + RenderedObjects.map(serviceMonitor, "metadata").get("namespace")
             + "/"
-            + map(serviceMonitor, "metadata").get("name")
+            + RenderedObjects.map(serviceMonitor, "metadata").get("name")
             + "/0");
     scrape.put("metrics_path", endpoint.getOrDefault("path", "/metrics"));
     scrape.put("honor_labels", endpoint.getOrDefault("honorLabels", false));
@@ -62,10 +64,11 @@ final class ServiceMonitorScrape {
     }
     scrape.put("static_configs", statics);
     if (endpoint.containsKey("relabelings")) {
-      scrape.put("relabel_configs", relabel(list(endpoint, "relabelings")));
+      scrape.put("relabel_configs", relabel(RenderedObjects.list(endpoint, "relabelings")));
     }
     if (endpoint.containsKey("metricRelabelings")) {
-      scrape.put("metric_relabel_configs", relabel(list(endpoint, "metricRelabelings")));
+      scrape.put(
+          "metric_relabel_configs", relabel(RenderedObjects.list(endpoint, "metricRelabelings")));
     }
     return scrape;
   }
@@ -78,9 +81,12 @@ final class ServiceMonitorScrape {
       Map<String, Object> serviceMonitor,
       Map<String, Object> service,
       Map<String, Object> deployment) {
-    Object portName = list(map(serviceMonitor, "spec"), "endpoints").get(0).get("port");
+    Object portName =
+        RenderedObjects.list(RenderedObjects.map(serviceMonitor, "spec"), "endpoints")
+            .get(0)
+            .get("port");
     Map<String, Object> servicePort =
-        list(map(service, "spec"), "ports").stream()
+        RenderedObjects.list(RenderedObjects.map(service, "spec"), "ports").stream()
             .filter(p -> portName.equals(p.get("name")))
             .findFirst()
             .orElseThrow(() -> new AssertionError("the Service has no port named " + portName));
@@ -88,9 +94,11 @@ final class ServiceMonitorScrape {
     if (target instanceof Number n) {
       return n.intValue();
     }
-    Map<String, Object> podSpec = map(map(map(deployment, "spec"), "template"), "spec");
-    for (Map<String, Object> container : list(podSpec, "containers")) {
-      for (Map<String, Object> port : list(container, "ports")) {
+    Map<String, Object> podSpec =
+        RenderedObjects.map(
+            RenderedObjects.map(RenderedObjects.map(deployment, "spec"), "template"), "spec");
+    for (Map<String, Object> container : RenderedObjects.list(podSpec, "containers")) {
+      for (Map<String, Object> port : RenderedObjects.list(container, "ports")) {
         if (target.equals(port.get("name"))) {
           return ((Number) port.get("containerPort")).intValue();
         }
@@ -118,17 +126,5 @@ final class ServiceMonitorScrape {
       out.add(r);
     }
     return out;
-  }
-
-  @SuppressWarnings("unchecked")
-  static Map<String, Object> map(Map<String, Object> m, String key) {
-    Object v = m.get(key);
-    return v == null ? Map.of() : (Map<String, Object>) v;
-  }
-
-  @SuppressWarnings("unchecked")
-  static List<Map<String, Object>> list(Map<String, Object> m, String key) {
-    Object v = m.get(key);
-    return v == null ? List.of() : (List<Map<String, Object>>) v;
   }
 }
