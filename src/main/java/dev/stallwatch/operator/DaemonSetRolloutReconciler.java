@@ -244,7 +244,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     memories.remember(key, verdict, now);
     log.debug("{}: {} {}", key, verdict.phase(), verdict.message());
     String withheld = withheldRollback(ds, verdict, stalls, now);
-    NodeNames nodeNames = new NodeNames(snapshot.nodes());
+    StallNodes nodeNames = StallNodes.of(snapshot.nodes());
     StallPlan plan =
         planner.plan(
             verdict,
@@ -349,38 +349,6 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
                     && hash.equals(s.getSpec().revision())
                     && s.getStatus() != null
                     && s.getStatus().active());
-  }
-
-  /**
-   * The cluster's nodes as resolving a stall asks about them, by name: the map of all nodes (5,000
-   * at 5,000 nodes) is built on the first question, not on every reconcile.
-   */
-  private static final class NodeNames implements StallNodes {
-    private final List<dev.stallwatch.rollout.NodeView> nodes;
-    private java.util.Map<String, dev.stallwatch.rollout.NodeView> byName;
-
-    NodeNames(List<dev.stallwatch.rollout.NodeView> nodes) {
-      this.nodes = nodes;
-    }
-
-    private dev.stallwatch.rollout.NodeView node(String name) {
-      if (byName == null) {
-        byName = new java.util.HashMap<>();
-        nodes.forEach(n -> byName.put(n.name(), n));
-      }
-      return byName.get(name);
-    }
-
-    @Override
-    public boolean exists(String node) {
-      return node(node) != null;
-    }
-
-    @Override
-    public boolean down(String node) {
-      var n = node(node);
-      return n != null && (n.ready() == null || !"True".equals(n.ready().status()));
-    }
   }
 
   /**

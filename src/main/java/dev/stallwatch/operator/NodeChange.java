@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 public final class NodeChange {
   /** The taints the analyzer reads as "node unavailable" (see {@code CauseRules}). */
   private static final Set<String> UNAVAILABLE_TAINTS =
-      Set.of("node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable");
+      Set.of(NodeView.NOT_READY_TAINT, NodeView.UNREACHABLE_TAINT);
 
   private NodeChange() {}
 

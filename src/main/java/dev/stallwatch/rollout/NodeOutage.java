@@ -8,9 +8,6 @@ import java.util.Optional;
  * outage after the rollout passed a node from a rollout that broke it.
  */
 final class NodeOutage {
-  private static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
-  private static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
-
   private NodeOutage() {}
 
   /**
@@ -27,7 +24,7 @@ final class NodeOutage {
     java.util.List<NodeView.Taint> taints = node.taints();
     for (int i = 0, n = taints.size(); i < n; i++) {
       NodeView.Taint t = taints.get(i);
-      if (t.key().equals(NOT_READY_TAINT) || t.key().equals(UNREACHABLE_TAINT)) {
+      if (t.key().equals(NodeView.NOT_READY_TAINT) || t.key().equals(NodeView.UNREACHABLE_TAINT)) {
         Instant added = t.timeAdded() == null ? Instant.MIN : t.timeAdded();
         if (earliest == null || added.compareTo(earliest) < 0) {
           earliest = added;

@@ -17,12 +17,28 @@ public record NodeView(
     Condition ready,
     Instant created) {
 
+  /** The node lifecycle controller's taint on a node whose Ready condition is False. */
+  public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
+
+  /** The node lifecycle controller's taint on a node whose Ready condition is Unknown. */
+  public static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+
   public NodeView {
     // One instance per node name, shared with the pods' node names (see PodView): the analysis
     // looks nodes up by their pods' target node and then compares by identity.
     name = name == null ? "" : name.intern();
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     taints = taints == null ? List.of() : List.copyOf(taints);
+  }
+
+  /**
+   * Whether the node is down: its Ready condition is not True (or missing), or it still carries the
+   * node lifecycle controller's not-ready or unreachable taint. The taint outlives the condition: a
+   * node back from an outage reports Ready a moment before the controller lifts the taint, and
+   * meanwhile the DaemonSet controller does not count the node as desired.
+   */
+  public boolean down() {
+    return ready == null || NodeOutage.downSince(this) != null;
   }
 
   /** A node taint; {@code timeAdded} may be null. */

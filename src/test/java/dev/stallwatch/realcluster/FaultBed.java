@@ -180,7 +180,9 @@ final class FaultBed {
   /** The stall in progress is the same object as before the fault, its Event not repeated. */
   void assertIntact() {
     List<RolloutStall> active = active(STALLED);
-    assertThat(active).as("Active RolloutStalls of " + STALLED).hasSize(1);
+    assertThat(active)
+        .as(() -> "Active RolloutStalls of " + STALLED + "; all of them: " + described(STALLED))
+        .hasSize(1);
     RolloutStall now = active.get(0);
     assertThat(now.getMetadata().getUid()).isEqualTo(before.getMetadata().getUid());
     assertThat(now.getStatus().phase()).isEqualTo("Active");
@@ -189,6 +191,29 @@ final class FaultBed {
     assertThat(stalledEvents(STALLED) - stalledEventsBefore)
         .as("new RolloutStalled events on " + STALLED)
         .isZero();
+  }
+
+  /** Every RolloutStall of {@code ds}: name, uid, phase and its last condition's words. */
+  String described(String ds) {
+    return stallsOf(ds).stream()
+        .map(
+            x ->
+                x.getMetadata().getName()
+                    + " (uid "
+                    + x.getMetadata().getUid()
+                    + ", "
+                    + (x.getStatus() == null
+                        ? "no status"
+                        : x.getStatus().phase()
+                            + " "
+                            + x.getStatus().reason()
+                            + ": "
+                            + x.getStatus().message()
+                            + "; conditions "
+                            + x.getStatus().conditions())
+                    + ")")
+        .toList()
+        .toString();
   }
 
   /** After {@link #breakHealthy}: its stall is recorded once, with one Event. */
