@@ -19,7 +19,11 @@ public enum Cause {
   FailedCreate,
   /** An image cannot be pulled. */
   ImagePull,
-  /** The node cannot supply the requested resources. */
+  /**
+   * The node cannot supply the requested resources: the scheduler finds none ({@code Insufficient
+   * …}), the kubelet rejects the pod ({@code OutOf<resource>}) or evicts it under node pressure
+   * ({@code Evicted}).
+   */
   InsufficientResources,
   /** The scheduler or kubelet admission rejects the pod for another reason. */
   Unschedulable,

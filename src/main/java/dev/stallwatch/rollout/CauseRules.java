@@ -56,8 +56,11 @@ final class CauseRules {
           "CreateContainerConfigError",
           "StartError");
 
-  private static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
-  private static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+  /**
+   * The kubelet's reason on a pod it evicted under node pressure (memory, disk, PIDs) or refused at
+   * admission while the node reports such pressure ("The node had condition: [MemoryPressure]").
+   */
+  static final String EVICTED = "Evicted";
 
   private static final List<Rule> RULES =
       List.of(
@@ -113,8 +116,10 @@ final class CauseRules {
       return Optional.of(new Finding(Cause.NodeUnavailable, reason, message));
     }
     for (NodeView.Taint taint : e.node().taints()) {
-      if (NOT_READY_TAINT.equals(taint.key()) || UNREACHABLE_TAINT.equals(taint.key())) {
-        String reason = NOT_READY_TAINT.equals(taint.key()) ? "NodeNotReady" : "NodeUnreachable";
+      if (NodeView.NOT_READY_TAINT.equals(taint.key())
+          || NodeView.UNREACHABLE_TAINT.equals(taint.key())) {
+        String reason =
+            NodeView.NOT_READY_TAINT.equals(taint.key()) ? "NodeNotReady" : "NodeUnreachable";
         return Optional.of(
             new Finding(Cause.NodeUnavailable, reason, "node carries taint " + taint));
       }
@@ -187,7 +192,11 @@ final class CauseRules {
               unschedulable.get().reason(),
               unschedulable.get().message()));
     }
-    if ("Failed".equals(pod.phase()) && pod.reason().startsWith("OutOf")) {
+    if ("Failed".equals(pod.phase())
+        && (pod.reason().startsWith("OutOf") || EVICTED.equals(pod.reason()))) {
+      // Kubelet admission: OutOf<resource>; node-pressure eviction, or admission refused while
+      // the node reports a pressure condition: Evicted. Before Unschedulable, which takes any
+      // other Failed reason.
       return Optional.of(new Finding(Cause.InsufficientResources, pod.reason(), pod.message()));
     }
     return Optional.empty();

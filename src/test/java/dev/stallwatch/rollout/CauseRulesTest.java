@@ -88,6 +88,35 @@ class CauseRulesTest {
             Cause.InsufficientResources,
             "OutOfcpu"),
         Arguments.of(
+            "evicted under node pressure (kubelet eviction manager)",
+            facts(node("n1"), pod("n1", "new").failed("Evicted").build(), List.of(), false),
+            Cause.InsufficientResources,
+            "Evicted"),
+        Arguments.of(
+            "evicted from a node that then went NotReady: the node explains",
+            facts(
+                downNode("n1", ago(20)),
+                pod("n1", "new").failed(CauseRules.EVICTED).build(),
+                List.of(),
+                false),
+            Cause.NodeUnavailable,
+            "KubeletNotReady"),
+        Arguments.of(
+            "rejected at admission for another reason",
+            facts(node("n1"), pod("n1", "new").failed("NodeAffinity").build(), List.of(), false),
+            Cause.Unschedulable,
+            "NodeAffinity"),
+        Arguments.of(
+            "no pod, and the controller says it could not create one",
+            refused(node("n1"), null),
+            Cause.FailedCreate,
+            "FailedCreate"),
+        Arguments.of(
+            "a pod exists: the controller's old FailedCreate does not explain it",
+            refused(node("n1"), pulling),
+            Cause.ImagePull,
+            "ImagePullBackOff"),
+        Arguments.of(
             "a host port in use",
             facts(
                 node("n1"),
@@ -125,6 +154,18 @@ class CauseRulesTest {
     assertThat(f.cause()).isEqualTo(cause);
     assertThat(f.reason()).isEqualTo(reason);
     assertThat(f.message()).isNotBlank();
+  }
+
+  /**
+   * A rule placed after one that takes everything it would match never fires: every cause of the
+   * table (and {@link Cause#Unknown}) is the answer to at least one row above.
+   */
+  @org.junit.jupiter.api.Test
+  void everyRuleFiresOnSomeRow() {
+    java.util.Set<Cause> fired = new java.util.HashSet<>();
+    rows().forEach(a -> fired.add(CauseRules.explain((CauseRules.Facts) a.get()[1]).cause()));
+    List<Cause> table = CauseRules.order().stream().filter(c -> c != Cause.NodeExcluded).toList();
+    assertThat(fired).containsExactlyInAnyOrderElementsOf(table);
   }
 
   @org.junit.jupiter.api.Test
