@@ -2,9 +2,142 @@ package dev.stallwatch.rollout;
 
 import dev.stallwatch.rollout.NodeRow.Standing;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
-/** Decides the phase and words it: a CamelCase reason and one sentence a person can act on. */
+/**
+ * Decides the phase and words it: a CamelCase reason and one sentence a person can act on. An
+ * ordered table, as {@link CauseRules} is: the first row whose condition holds gives the phase, the
+ * reason ({@link PhaseReason}; for {@link Phase#Stalled} the stalled node's own) and the message.
+ */
 record PhaseReport(Phase phase, String reason, String message) {
+
+  /** What the rows look at. */
+  private record Facts(
+      DaemonSetView ds,
+      Counts counts,
+      List<NodeRow> rows,
+      List<NodeRow> stalled,
+      boolean complete,
+      boolean observedCurrent,
+      Coverage coverage,
+      String target,
+      String progress) {
+
+    boolean full() {
+      return coverage.full();
+    }
+
+    /** The input's gaps in words; empty with full coverage. */
+    String lacking() {
+      return String.join("; ", coverage.missing());
+    }
+
+    /** {@code "; "} and the gaps, or nothing with full coverage. */
+    String andLacking() {
+      return full() ? "" : "; " + lacking();
+    }
+
+    boolean statusReported() {
+      return ds.status() != null && ds.status().observedGeneration() != null;
+    }
+
+    NodeRow updating() {
+      return rows.stream().filter(r -> r.standing() == Standing.UPDATING).findFirst().orElse(null);
+    }
+
+    List<String> down() {
+      return rows.stream()
+          .filter(r -> r.standing() == Standing.UNAVAILABLE)
+          .map(NodeRow::node)
+          .toList();
+    }
+  }
+
+  /** One row: when it applies, the phase and reason it gives (null: the stalled node's). */
+  private record Row(
+      Phase phase, PhaseReason reason, Predicate<Facts> when, Function<Facts, String> message) {}
+
+  private static final List<Row> ROWS =
+      List.of(
+          new Row(
+              Phase.Complete,
+              PhaseReason.RolloutComplete,
+              f -> f.complete() && !f.full(),
+              PhaseReport::completePerStatus),
+          new Row(
+              Phase.Complete,
+              PhaseReason.RolloutComplete,
+              Facts::complete,
+              f ->
+                  "all "
+                      + f.counts().desired()
+                      + " desired nodes run revision "
+                      + f.target()
+                      + ", available"),
+          new Row(
+              Phase.OnDelete,
+              PhaseReason.OnDelete,
+              f -> f.ds().strategy().onDelete() && (f.full() || f.ds().status() == null),
+              f ->
+                  f.progress()
+                      + " to revision "
+                      + f.target()
+                      + "; old pods are replaced only when deleted"),
+          new Row(
+              Phase.OnDelete,
+              PhaseReason.OnDelete,
+              f -> f.ds().strategy().onDelete(),
+              PhaseReport::onDeletePerStatus),
+          new Row(Phase.Stalled, null, f -> !f.stalled().isEmpty(), PhaseReport::stalledMessage),
+          new Row(
+              Phase.Progressing,
+              PhaseReason.StatusNotReported,
+              f -> !f.statusReported(),
+              f ->
+                  "the DaemonSet controller has not reported status yet; "
+                      + f.progress()
+                      + f.andLacking()),
+          new Row(
+              Phase.Progressing,
+              PhaseReason.GenerationNotObserved,
+              f -> !f.observedCurrent(),
+              f ->
+                  "generation "
+                      + f.ds().generation()
+                      + " not yet observed by the DaemonSet controller (observed "
+                      + f.ds().status().observedGeneration()
+                      + ")"
+                      + f.andLacking()),
+          new Row(
+              Phase.Progressing,
+              PhaseReason.Updating,
+              f -> f.updating() != null,
+              f ->
+                  f.progress()
+                      + "; node "
+                      + f.updating().node()
+                      + " updating to revision "
+                      + f.target()
+                      + " ("
+                      + f.updating().reason()
+                      + ")"
+                      + f.andLacking()),
+          new Row(
+              Phase.Progressing,
+              PhaseReason.NodesUnavailable,
+              f -> !f.down().isEmpty(),
+              PhaseReport::nodesUnavailable),
+          new Row(
+              Phase.Progressing,
+              PhaseReason.StatusIncomplete,
+              f -> !f.full(),
+              PhaseReport::statusIncomplete),
+          new Row(
+              Phase.Progressing,
+              PhaseReason.WaitingForBudget,
+              f -> true,
+              f -> f.progress() + "; waiting for the rollout budget"));
 
   static PhaseReport of(
       DaemonSetView ds,
@@ -15,140 +148,93 @@ record PhaseReport(Phase phase, String reason, String message) {
       boolean complete,
       boolean observedCurrent,
       Coverage coverage) {
-    String target = describe(split.newSummary());
     long updated =
         rows.stream()
             .filter(r -> r.standing() == Standing.UPDATED || r.standing() == Standing.UNAVAILABLE)
             .count();
-    String progress = updated + " of " + counts.desired() + " nodes updated";
-    String lacking = String.join("; ", coverage.missing());
-    if (complete && !coverage.full()) {
-      DaemonSetView.Status st = ds.status();
-      return new PhaseReport(
-          Phase.Complete,
-          "RolloutComplete",
-          ".status reports all "
-              + st.desiredNumberScheduled()
-              + " desired nodes updated and available ("
-              + lacking
-              + ", so not recounted)");
-    }
-    if (complete) {
-      return new PhaseReport(
-          Phase.Complete,
-          "RolloutComplete",
-          "all " + counts.desired() + " desired nodes run revision " + target + ", available");
-    }
-    if (ds.strategy().onDelete()) {
-      if (coverage.full() || ds.status() == null) {
-        return new PhaseReport(
-            Phase.OnDelete,
-            "OnDelete",
-            progress + " to revision " + target + "; old pods are replaced only when deleted");
+    Facts facts =
+        new Facts(
+            ds,
+            counts,
+            rows,
+            stalled,
+            complete,
+            observedCurrent,
+            coverage,
+            describe(split.newSummary()),
+            updated + " of " + counts.desired() + " nodes updated");
+    for (Row row : ROWS) {
+      if (row.when().test(facts)) {
+        String reason = row.reason() == null ? stalled.get(0).reason() : row.reason().name();
+        return new PhaseReport(row.phase(), reason, row.message().apply(facts));
       }
-      DaemonSetView.Status st = ds.status();
-      return new PhaseReport(
-          Phase.OnDelete,
-          "OnDelete",
-          ".status reports "
-              + st.updatedNumberScheduled()
-              + " of "
-              + st.desiredNumberScheduled()
-              + " desired nodes updated to revision "
-              + target
-              + "; old pods are replaced only when deleted; "
-              + lacking);
     }
-    if (!stalled.isEmpty()) {
-      NodeRow first = stalled.get(0);
-      String more = stalled.size() > 1 ? " (and " + (stalled.size() - 1) + " more)" : "";
-      return new PhaseReport(
-          Phase.Stalled,
-          first.reason(),
-          "rollout to revision "
-              + target
-              + " stopped on node "
-              + first.node()
-              + more
-              + ": "
-              + first.cause()
-              + ": "
-              + first.message());
-    }
-    if (ds.status() == null || ds.status().observedGeneration() == null) {
-      return new PhaseReport(
-          Phase.Progressing,
-          "StatusNotReported",
-          "the DaemonSet controller has not reported status yet; "
-              + progress
-              + (coverage.full() ? "" : "; " + lacking));
-    }
-    if (!observedCurrent) {
-      return new PhaseReport(
-          Phase.Progressing,
-          "GenerationNotObserved",
-          "generation "
-              + ds.generation()
-              + " not yet observed by the DaemonSet controller (observed "
-              + ds.status().observedGeneration()
-              + ")"
-              + (coverage.full() ? "" : "; " + lacking));
-    }
-    NodeRow updating =
-        rows.stream().filter(r -> r.standing() == Standing.UPDATING).findFirst().orElse(null);
-    if (updating != null) {
-      return new PhaseReport(
-          Phase.Progressing,
-          "Updating",
-          progress
-              + "; node "
-              + updating.node()
-              + " updating to revision "
-              + target
-              + " ("
-              + updating.reason()
-              + ")"
-              + (coverage.full() ? "" : "; " + lacking));
-    }
-    List<String> down =
-        rows.stream().filter(r -> r.standing() == Standing.UNAVAILABLE).map(NodeRow::node).toList();
-    if (!down.isEmpty()) {
-      return new PhaseReport(
-          Phase.Progressing,
-          "NodesUnavailable",
-          progress
-              + "; "
-              + (down.size() == 1 ? "node " : "nodes ")
-              + String.join(", ", down)
-              + (down.size() == 1 ? " is" : " are")
-              + " not Ready since after the rollout passed "
-              + (down.size() == 1 ? "it" : "them")
-              + " (an outage, not a rollout stall)");
-    }
-    if (!coverage.full()) {
-      DaemonSetView.Status st = ds.status();
-      return new PhaseReport(
-          Phase.Progressing,
-          "StatusIncomplete",
-          ".status reports "
-              + st.updatedNumberScheduled()
-              + " of "
-              + st.desiredNumberScheduled()
-              + " desired nodes updated, "
-              + st.numberAvailable()
-              + " available"
-              + (st.numberReady() < st.numberAvailable()
-                  ? " but only " + st.numberReady() + " ready"
-                  : "")
-              + (st.numberMisscheduled() > 0
-                  ? ", " + st.numberMisscheduled() + " misscheduled"
-                  : "")
-              + "; "
-              + lacking
-              + ", so stallwatch cannot recount which node holds the rollout");
-    }
-    return new PhaseReport(
-        Phase.Progressing, "WaitingForBudget", progress + "; waiting for the rollout budget");
+    throw new IllegalStateException("the last row applies to every input");
+  }
+
+  private static String completePerStatus(Facts f) {
+    return ".status reports all "
+        + f.ds().status().desiredNumberScheduled()
+        + " desired nodes updated and available ("
+        + f.lacking()
+        + ", so not recounted)";
+  }
+
+  private static String onDeletePerStatus(Facts f) {
+    DaemonSetView.Status st = f.ds().status();
+    return ".status reports "
+        + st.updatedNumberScheduled()
+        + " of "
+        + st.desiredNumberScheduled()
+        + " desired nodes updated to revision "
+        + f.target()
+        + "; old pods are replaced only when deleted; "
+        + f.lacking();
+  }
+
+  private static String stalledMessage(Facts f) {
+    NodeRow first = f.stalled().get(0);
+    String more = f.stalled().size() > 1 ? " (and " + (f.stalled().size() - 1) + " more)" : "";
+    return "rollout to revision "
+        + f.target()
+        + " stopped on node "
+        + first.node()
+        + more
+        + ": "
+        + first.cause()
+        + ": "
+        + first.message();
+  }
+
+  private static String nodesUnavailable(Facts f) {
+    List<String> down = f.down();
+    boolean one = down.size() == 1;
+    return f.progress()
+        + "; "
+        + (one ? "node " : "nodes ")
+        + String.join(", ", down)
+        + (one ? " is" : " are")
+        + " not Ready since after the rollout passed "
+        + (one ? "it" : "them")
+        + " (an outage, not a rollout stall)";
+  }
+
+  private static String statusIncomplete(Facts f) {
+    DaemonSetView.Status st = f.ds().status();
+    return ".status reports "
+        + st.updatedNumberScheduled()
+        + " of "
+        + st.desiredNumberScheduled()
+        + " desired nodes updated, "
+        + st.numberAvailable()
+        + " available"
+        + (st.numberReady() < st.numberAvailable()
+            ? " but only " + st.numberReady() + " ready"
+            : "")
+        + (st.numberMisscheduled() > 0 ? ", " + st.numberMisscheduled() + " misscheduled" : "")
+        + "; "
+        + f.lacking()
+        + ", so stallwatch cannot recount which node holds the rollout";
   }
 
   static String describe(RevisionSummary revision) {
