@@ -15,43 +15,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The operator's own Prometheus series, one set per DaemonSet. Stall gauges exist only while the
- * DaemonSet is stalled and every series of a DaemonSet goes away when it is deleted, so a dashboard
- * never shows a stale stall.
- *
- * <ul>
- *   <li>{@code stallwatch_rollout_stalled{namespace,daemonset,cause,suspect,label_*}}: 1 while
- *       stalled ({@code suspect}: NewRevision, Node or Unknown — would rolling back help?; {@code
- *       label_*}: the allowlisted DaemonSet labels, {@link RoutingLabels})
- *   <li>{@code stallwatch_rollout_stalled_nodes{namespace,daemonset}}
- *   <li>{@code stallwatch_rollout_stall_started_timestamp_seconds{namespace,daemonset}}
- *   <li>{@code stallwatch_daemonset_nodes{namespace,daemonset,revision="old|new|none"}}
- *   <li>{@code stallwatch_stalls_total{namespace,daemonset,cause}}
- *   <li>{@code stallwatch_reconcile_seconds} (a histogram, no labels): how long each reconcile of a
- *       DaemonSet took, from the cached objects to the last write; its {@code _count} is the number
- *       of reconciles (the scale run reads both; JOSDK's own counters leave out the latency)
- *   <li>{@code stallwatch_reconcile_cpu_seconds} (a histogram, no labels): the reconciling thread's
- *       CPU time per reconcile, beside its wall time
- *   <li>{@code stallwatch_cache_pods{namespace}}: DaemonSet pods in the operator's cache
- *   <li>{@code stallwatch_reconcile_errors_total{reason}}: reconciles that met an expected API
- *       failure (conflict, throttled, gone, server, unreachable, goaway) and were retried
- * </ul>
+ * Feeds the operator's own Prometheus series ({@link Series} lists them), one set per DaemonSet.
+ * Stall gauges exist only while the DaemonSet is stalled and every series of a DaemonSet goes away
+ * when it is deleted, so a dashboard never shows a stale stall.
  */
 public final class StallMetrics {
-  static final String STALLED = "stallwatch.rollout.stalled";
-  static final String STALLED_NODES = "stallwatch.rollout.stalled.nodes";
-  static final String STALL_STARTED = "stallwatch.rollout.stall.started.timestamp.seconds";
-  static final String NODES = "stallwatch.daemonset.nodes";
-  static final String STALLS = "stallwatch.stalls";
-  static final String ROLLBACKS = "stallwatch.rollbacks";
-  static final String RECONCILE = "stallwatch.reconcile";
-  static final String RECONCILE_CPU = "stallwatch.reconcile.cpu";
-  static final String CACHED_PODS = "stallwatch.cache.pods";
-  static final String RECONCILE_ERRORS = "stallwatch.reconcile.errors";
   private static final String[] REVISIONS = {"old", "new", "none"};
 
   private final MeterRegistry registry;
-  private final Map<String, Series> byDaemonSet = new ConcurrentHashMap<>();
+  private final Map<String, DaemonSetSeries> byDaemonSet = new ConcurrentHashMap<>();
 
   private final Timer reconciles;
   private final Timer reconcileCpu;
@@ -59,17 +31,15 @@ public final class StallMetrics {
   public StallMetrics(MeterRegistry registry) {
     this.registry = registry;
     this.reconciles =
-        Timer.builder(RECONCILE)
-            .description("Duration of one reconcile of a DaemonSet")
+        Timer.builder(Series.RECONCILE.meter())
+            .description(Series.RECONCILE.help())
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofMillis(1))
             .maximumExpectedValue(Duration.ofSeconds(30))
             .register(registry);
     this.reconcileCpu =
-        Timer.builder(RECONCILE_CPU)
-            .description(
-                "CPU time of the reconciling thread per reconcile of a DaemonSet (beside its wall"
-                    + " time: the difference is waiting, for the API server, a lock or the CPU)")
+        Timer.builder(Series.RECONCILE_CPU.meter())
+            .description(Series.RECONCILE_CPU.help())
             .publishPercentileHistogram()
             .minimumExpectedValue(Duration.ofNanos(100_000))
             .maximumExpectedValue(Duration.ofSeconds(10))
@@ -119,9 +89,9 @@ public final class StallMetrics {
    */
   public void observe(
       String namespace, String daemonSet, int[] split, ActiveStall stall, List<Tag> routing) {
-    Series series =
+    DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
-            key(namespace, daemonSet), k -> new Series(namespace, daemonSet));
+            key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
     synchronized (series) {
       series.update(split, stall, routing);
     }
@@ -129,13 +99,13 @@ public final class StallMetrics {
 
   /** Counts one more stall (a transition into stalled, not a re-reconcile). */
   public void countStall(String namespace, String daemonSet, String cause) {
-    Series series =
+    DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
-            key(namespace, daemonSet), k -> new Series(namespace, daemonSet));
+            key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
     synchronized (series) {
       Counter counter =
-          Counter.builder(STALLS)
-              .description("Rollout stalls detected")
+          Counter.builder(Series.STALLS.meter())
+              .description(Series.STALLS.help())
               .tags(series.tags.and("cause", cause))
               .register(registry);
       series.counters.add(counter);
@@ -145,13 +115,13 @@ public final class StallMetrics {
 
   /** Counts one automatic rollback: {@code stallwatch_rollbacks_total{namespace,daemonset}}. */
   public void countRollback(String namespace, String daemonSet) {
-    Series series =
+    DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
-            key(namespace, daemonSet), k -> new Series(namespace, daemonSet));
+            key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
     synchronized (series) {
       Counter counter =
-          Counter.builder(ROLLBACKS)
-              .description("Automatic rollbacks of stalled rollouts")
+          Counter.builder(Series.ROLLBACKS.meter())
+              .description(Series.ROLLBACKS.help())
               .tags(series.tags)
               .register(registry);
       series.counters.add(counter);
@@ -166,8 +136,8 @@ public final class StallMetrics {
    * {@code kubectl get pods -l pod-template-generation -n NAMESPACE}.
    */
   public void cachedPods(String namespace, java.util.function.ToIntFunction<String> count) {
-    Gauge.builder(CACHED_PODS, () -> count.applyAsInt(namespace))
-        .description("DaemonSet pods held in the operator's cache, by namespace")
+    Gauge.builder(Series.CACHE_PODS.meter(), () -> count.applyAsInt(namespace))
+        .description(Series.CACHE_PODS.help())
         .tags("namespace", namespace)
         .strongReference(true)
         .register(registry);
@@ -180,8 +150,8 @@ public final class StallMetrics {
    * work.
    */
   public void reconcileFailed(String reason) {
-    Counter.builder(RECONCILE_ERRORS)
-        .description("Reconciles that failed on an expected API answer and were retried")
+    Counter.builder(Series.RECONCILE_ERRORS.meter())
+        .description(Series.RECONCILE_ERRORS.help())
         .tags("reason", reason)
         .register(registry)
         .increment();
@@ -189,7 +159,7 @@ public final class StallMetrics {
 
   /** How many counters a DaemonSet's series hold (for tests). */
   int counterCount(String namespace, String daemonSet) {
-    Series series = byDaemonSet.get(key(namespace, daemonSet));
+    DaemonSetSeries series = byDaemonSet.get(key(namespace, daemonSet));
     if (series == null) {
       return 0;
     }
@@ -200,7 +170,7 @@ public final class StallMetrics {
 
   /** Removes every series of a DaemonSet that no longer exists. */
   public void forget(String namespace, String daemonSet) {
-    Series series = byDaemonSet.remove(key(namespace, daemonSet));
+    DaemonSetSeries series = byDaemonSet.remove(key(namespace, daemonSet));
     if (series != null) {
       synchronized (series) {
         series.removeAll();
@@ -213,7 +183,7 @@ public final class StallMetrics {
   }
 
   /** The meters of one DaemonSet and the values they read. */
-  private final class Series {
+  private final class DaemonSetSeries {
     final Tags tags;
     final double[] split = new double[3];
     final List<Meter> nodeGauges = new ArrayList<>();
@@ -227,7 +197,7 @@ public final class StallMetrics {
     double stalledNodes;
     double startedSeconds;
 
-    Series(String namespace, String daemonSet) {
+    DaemonSetSeries(String namespace, String daemonSet) {
       this.tags = Tags.of("namespace", namespace, "daemonset", daemonSet);
     }
 
@@ -239,8 +209,8 @@ public final class StallMetrics {
         for (int i = 0; i < 3; i++) {
           final int index = i;
           nodeGauges.add(
-              Gauge.builder(NODES, this, s -> s.split[index])
-                  .description("Nodes by the revision of the DaemonSet pod they run")
+              Gauge.builder(Series.DAEMONSET_NODES.meter(), this, s -> s.split[index])
+                  .description(Series.DAEMONSET_NODES.help())
                   .tags(tags.and("revision", REVISIONS[i]))
                   .strongReference(true)
                   .register(registry));
@@ -262,20 +232,20 @@ public final class StallMetrics {
       startedSeconds = stall.since().toEpochMilli() / 1000.0;
       if (stallGauges.isEmpty()) {
         stallGauges.add(
-            Gauge.builder(STALLED, this, s -> 1)
-                .description("1 while the DaemonSet's rollout is stalled")
+            Gauge.builder(Series.ROLLOUT_STALLED.meter(), this, s -> 1)
+                .description(Series.ROLLOUT_STALLED.help())
                 .tags(tags.and("cause", cause, "suspect", suspect).and(routing))
                 .strongReference(true)
                 .register(registry));
         stallGauges.add(
-            Gauge.builder(STALLED_NODES, this, s -> s.stalledNodes)
-                .description("Nodes holding the stalled rollout back")
+            Gauge.builder(Series.ROLLOUT_STALLED_NODES.meter(), this, s -> s.stalledNodes)
+                .description(Series.ROLLOUT_STALLED_NODES.help())
                 .tags(tags)
                 .strongReference(true)
                 .register(registry));
         stallGauges.add(
-            Gauge.builder(STALL_STARTED, this, s -> s.startedSeconds)
-                .description("When the stall began, in Unix seconds")
+            Gauge.builder(Series.ROLLOUT_STALL_STARTED.meter(), this, s -> s.startedSeconds)
+                .description(Series.ROLLOUT_STALL_STARTED.help())
                 .tags(tags)
                 .strongReference(true)
                 .register(registry));

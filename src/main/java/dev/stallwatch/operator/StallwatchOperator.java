@@ -33,12 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class StallwatchOperator implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(StallwatchOperator.class);
 
-  /** {@code stallwatch_leader}: 1 on the replica that reconciles, 0 on a standby. */
-  static final String LEADER_METRIC = "stallwatch.leader";
-
-  /** {@code stallwatch_api_server_reachable}: 0 while {@link ApiReachability} reports an outage. */
-  static final String REACHABLE_METRIC = "stallwatch.api.server.reachable";
-
   private final Operator operator;
   private final Leadership leadership;
   private boolean closed;
@@ -202,15 +196,7 @@ public final class StallwatchOperator implements AutoCloseable {
     StallwatchOperator started = new StallwatchOperator(operator, leadership, reachability);
     // Only the leader exports stall series; this tells replicas apart (and "no leader" apart from
     // "nothing stalled"), as controller-runtime's leader_election_master_status does.
-    Gauge.builder(LEADER_METRIC, started, o -> o.leading() ? 1 : 0)
-        .description(
-            "1 when this replica holds the Lease and reconciles (always, without leader election)")
-        .register(registry);
-    // What StallwatchApiServerUnreachable pages on: without it a cut-off operator looks idle.
-    Gauge.builder(REACHABLE_METRIC, reachability, r -> r.lost() ? 0 : 1)
-        .description(
-            "0 while this replica's watches are down or its reconciles cannot reach the API server")
-        .register(registry);
+    replicaGauges(registry, started::leading, () -> !reachability.lost());
     if (leadership != null) {
       // Not on the elector's thread: stopping the operator waits for that thread's pool.
       leadership
@@ -218,6 +204,25 @@ public final class StallwatchOperator implements AutoCloseable {
           .thenRunAsync(started::close, r -> new Thread(r, "stallwatch-lost-lease").start());
     }
     return started;
+  }
+
+  /**
+   * {@code stallwatch_leader} (1 on the replica that reconciles, 0 on a standby) and {@code
+   * stallwatch_api_server_reachable} (0 while {@link ApiReachability} reports an outage: what
+   * StallwatchApiServerUnreachable pages on; without it a cut-off operator looks idle).
+   */
+  static void replicaGauges(
+      MeterRegistry registry,
+      java.util.function.BooleanSupplier leading,
+      java.util.function.BooleanSupplier reachable) {
+    Gauge.builder(Series.LEADER.meter(), leading, l -> l.getAsBoolean() ? 1 : 0)
+        .description(Series.LEADER.help())
+        .strongReference(true)
+        .register(registry);
+    Gauge.builder(Series.API_SERVER_REACHABLE.meter(), reachable, r -> r.getAsBoolean() ? 1 : 0)
+        .description(Series.API_SERVER_REACHABLE.help())
+        .strongReference(true)
+        .register(registry);
   }
 
   private static void configure(

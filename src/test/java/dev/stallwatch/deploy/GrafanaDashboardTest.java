@@ -16,16 +16,6 @@ import org.junit.jupiter.api.Test;
 
 class GrafanaDashboardTest {
 
-  /** The operator's metric names (shared contract). */
-  private static final Set<String> OPERATOR_METRICS =
-      Set.of(
-          "stallwatch_rollout_stalled",
-          "stallwatch_rollout_stalled_nodes",
-          "stallwatch_rollout_stall_started_timestamp_seconds",
-          "stallwatch_daemonset_nodes",
-          "stallwatch_stalls_total",
-          "stallwatch_rollbacks_total");
-
   private static final Pattern METRIC = Pattern.compile("\\bstallwatch_[a-z_]+");
 
   @Test
@@ -56,7 +46,10 @@ class GrafanaDashboardTest {
       } while (matcher.find());
     }
 
-    assertThat(OPERATOR_METRICS).containsAll(used);
+    assertThat(
+            java.util.Arrays.stream(dev.stallwatch.operator.Series.values())
+                .map(dev.stallwatch.operator.Series::prometheusName))
+        .containsAll(used);
   }
 
   @Test

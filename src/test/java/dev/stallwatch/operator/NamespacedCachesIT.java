@@ -101,7 +101,7 @@ class NamespacedCachesIT {
         .atMost(WAIT)
         .until(
             () ->
-                registry.find(StallMetrics.STALLED).gauges().size() >= STALLED.size()
+                registry.find(Series.ROLLOUT_STALLED.meter()).gauges().size() >= STALLED.size()
                     && operator.ready());
     for (RolloutStall before : first) {
       String ns = before.getMetadata().getNamespace();
