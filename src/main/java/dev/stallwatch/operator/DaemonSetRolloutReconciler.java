@@ -579,6 +579,6 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     // Unreadable (hand-edited): the series still exists, dated at the epoch.
     Instant since = s.stalledSinceTime().orElse(Instant.EPOCH);
     int nodes = s.stalledNodeCount() == null ? 0 : s.stalledNodeCount();
-    return new StallMetrics.ActiveStall(s.cause(), s.suspect(), nodes, since);
+    return new StallMetrics.ActiveStall(s.causeValue(), s.suspectValue(), nodes, since);
   }
 }

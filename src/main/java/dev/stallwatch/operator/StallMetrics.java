@@ -1,5 +1,7 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.Suspect;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -63,14 +65,10 @@ public final class StallMetrics {
   }
 
   /** An active stall as the gauges show it. */
-  public record ActiveStall(String cause, String suspect, int nodes, Instant since) {
+  public record ActiveStall(Cause cause, Suspect suspect, int nodes, Instant since) {
     public ActiveStall {
-      suspect = suspect == null ? "Unknown" : suspect;
-    }
-
-    /** A stall whose suspect is not known. */
-    public ActiveStall(String cause, int nodes, Instant since) {
-      this(cause, null, nodes, since);
+      java.util.Objects.requireNonNull(cause, "cause");
+      suspect = suspect == null ? Suspect.Unknown : suspect;
     }
   }
 
@@ -98,7 +96,7 @@ public final class StallMetrics {
   }
 
   /** Counts one more stall (a transition into stalled, not a re-reconcile). */
-  public void countStall(String namespace, String daemonSet, String cause) {
+  public void countStall(String namespace, String daemonSet, Cause cause) {
     DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
             key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
@@ -106,7 +104,7 @@ public final class StallMetrics {
       Counter counter =
           Counter.builder(Series.STALLS.meter())
               .description(Series.STALLS.help())
-              .tags(series.tags.and("cause", cause))
+              .tags(series.tags.and("cause", cause.name()))
               .register(registry);
       series.counters.add(counter);
       counter.increment();
@@ -191,8 +189,8 @@ public final class StallMetrics {
     // A set: micrometer hands out the same counter for the same tags, and a list kept one more
     // reference to it per stall for as long as the DaemonSet lived.
     final java.util.Set<Meter> counters = new java.util.LinkedHashSet<>();
-    String cause;
-    String suspect;
+    Cause cause;
+    Suspect suspect;
     List<Tag> routing = List.of();
     double stalledNodes;
     double startedSeconds;
@@ -234,7 +232,7 @@ public final class StallMetrics {
         stallGauges.add(
             Gauge.builder(Series.ROLLOUT_STALLED.meter(), this, s -> 1)
                 .description(Series.ROLLOUT_STALLED.help())
-                .tags(tags.and("cause", cause, "suspect", suspect).and(routing))
+                .tags(tags.and("cause", cause.name(), "suspect", suspect.name()).and(routing))
                 .strongReference(true)
                 .register(registry));
         stallGauges.add(

@@ -196,7 +196,7 @@ final class StallWrites {
       case STALLED -> {
         events.warning(ds, StallEvents.STALLED, StallEvents.stalledMessage(status));
         metrics.countStall(
-            ds.getMetadata().getNamespace(), ds.getMetadata().getName(), status.cause());
+            ds.getMetadata().getNamespace(), ds.getMetadata().getName(), status.causeValue());
       }
       case RESOLVED ->
           // The condition's message: the resolution, and who rolled back when that is known.

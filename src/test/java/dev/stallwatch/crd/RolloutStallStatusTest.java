@@ -2,6 +2,8 @@ package dev.stallwatch.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.Suspect;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -10,16 +12,21 @@ class RolloutStallStatusTest {
   private static final Instant T = Instant.parse("2026-12-02T16:00:00Z");
 
   private static RolloutStallStatus status(String stalledSince, String resolvedAt) {
+    return status(stalledSince, resolvedAt, null, null);
+  }
+
+  private static RolloutStallStatus status(
+      String stalledSince, String resolvedAt, String cause, String suspect) {
     return new RolloutStallStatus(
         RolloutStallStatus.RESOLVED,
         "gpu-node-1",
         List.of(),
         0,
+        cause,
         null,
         null,
         null,
-        null,
-        null,
+        suspect,
         null,
         null,
         null,
@@ -56,5 +63,16 @@ class RolloutStallStatusTest {
     assertThat(s.stalledSinceTime()).isEmpty();
     assertThat(s.resolvedAtTime()).isEmpty();
     assertThat(new RolloutStallStatus.Rollback("a", "b", "soon", null).atTime()).isEmpty();
+  }
+
+  @Test
+  void causeAndSuspectReadBackAsTheAnalyzersEnumsAndUnknownWhenHandEdited() {
+    RolloutStallStatus written = status(null, null, "ImagePull", "NewRevision");
+    assertThat(written.causeValue()).isEqualTo(Cause.ImagePull);
+    assertThat(written.suspectValue()).isEqualTo(Suspect.NewRevision);
+
+    RolloutStallStatus edited = status(null, null, "image pull", null);
+    assertThat(edited.causeValue()).isEqualTo(Cause.Unknown);
+    assertThat(edited.suspectValue()).isEqualTo(Suspect.Unknown);
   }
 }

@@ -2,6 +2,8 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.Suspect;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -38,9 +40,9 @@ class MetricsContractTest {
         "gpu",
         "toolkit",
         new int[] {2, 0, 1},
-        new StallMetrics.ActiveStall("ImagePull", "NewRevision", 1, Instant.EPOCH),
+        new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.NewRevision, 1, Instant.EPOCH),
         List.of(Tag.of("label_team", "gpu-platform")));
-    metrics.countStall("gpu", "toolkit", "ImagePull");
+    metrics.countStall("gpu", "toolkit", Cause.ImagePull);
     metrics.countRollback("gpu", "toolkit");
     metrics.reconciled(2_000_000, 1_000_000);
     metrics.reconcileFailed("conflict");

@@ -2,6 +2,8 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.Suspect;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Instant;
@@ -16,7 +18,7 @@ class StallMetricsTest {
   @Test
   void aStalledDaemonSetExportsTheStallSeriesAndItsSplit() {
     metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
-    metrics.countStall("gpu", "toolkit", "ImagePull");
+    metrics.countStall("gpu", "toolkit", Cause.ImagePull);
 
     String scrape = registry.scrape();
     assertThat(scrape)
@@ -38,7 +40,7 @@ class StallMetricsTest {
   @Test
   void aThousandStallsAndRollbacksOfOneDaemonSetHoldOneReferenceToEachCounter() {
     for (int i = 0; i < 1000; i++) {
-      metrics.countStall("gpu", "toolkit", "ImagePull");
+      metrics.countStall("gpu", "toolkit", Cause.ImagePull);
       metrics.countRollback("gpu", "toolkit");
     }
     assertThat(metrics.counterCount("gpu", "toolkit")).isEqualTo(2);
@@ -89,7 +91,7 @@ class StallMetricsTest {
   @Test
   void resolvingRemovesTheStallSeriesButKeepsTheSplitAndTheCount() {
     metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
-    metrics.countStall("gpu", "toolkit", "ImagePull");
+    metrics.countStall("gpu", "toolkit", Cause.ImagePull);
     metrics.observe("gpu", "toolkit", new int[] {3, 0, 0}, null);
 
     String scrape = registry.scrape();
@@ -117,7 +119,7 @@ class StallMetricsTest {
   @Test
   void aDeletedDaemonSetLeavesNoSeriesBehind() {
     metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
-    metrics.countStall("gpu", "toolkit", "ImagePull");
+    metrics.countStall("gpu", "toolkit", Cause.ImagePull);
     metrics.observe("net", "cni", new int[] {0, 3, 0}, null);
     metrics.forget("gpu", "toolkit");
 
@@ -132,7 +134,7 @@ class StallMetricsTest {
         "gpu",
         "toolkit",
         new int[] {2, 0, 1},
-        new StallMetrics.ActiveStall("ImagePull", "Node", 1, since));
+        new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.Node, 1, since));
 
     assertThat(registry.scrape())
         .doesNotContain("suspect=\"NewRevision\"")
@@ -178,6 +180,6 @@ class StallMetricsTest {
   }
 
   private StallMetrics.ActiveStall stall(String cause, int nodes) {
-    return new StallMetrics.ActiveStall(cause, "NewRevision", nodes, since);
+    return new StallMetrics.ActiveStall(Cause.valueOf(cause), Suspect.NewRevision, nodes, since);
   }
 }
