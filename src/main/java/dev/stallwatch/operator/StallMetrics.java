@@ -1,6 +1,8 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.RevisionNodes;
 import dev.stallwatch.rollout.Suspect;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -22,7 +24,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * when it is deleted, so a dashboard never shows a stale stall.
  */
 public final class StallMetrics {
-  private static final String[] REVISIONS = {"old", "new", "none"};
 
   private final MeterRegistry registry;
   private final Map<String, DaemonSetSeries> byDaemonSet = new ConcurrentHashMap<>();
@@ -73,20 +74,24 @@ public final class StallMetrics {
   }
 
   /**
-   * Records the latest observation of a DaemonSet: its node split ({@code [old, new, none]}) and
-   * its stall, or null when it is not stalled (the stall series are then removed).
+   * Records the latest observation of a DaemonSet: which nodes run which revision and its stall, or
+   * null when it is not stalled (the stall series are then removed).
    */
-  public void observe(String namespace, String daemonSet, int[] split, ActiveStall stall) {
+  public void observe(String namespace, String daemonSet, RevisionNodes split, ActiveStall stall) {
     observe(namespace, daemonSet, split, stall, List.of());
   }
 
   /**
-   * As {@link #observe(String, String, int[], ActiveStall)}, with the DaemonSet's routing labels
-   * ({@link RoutingLabels#tags}) on {@code stallwatch_rollout_stalled}; the same label names on
-   * every call.
+   * As {@link #observe(String, String, RevisionNodes, ActiveStall)}, with the DaemonSet's routing
+   * labels ({@link RoutingLabels#tags}) on {@code stallwatch_rollout_stalled}; the same label names
+   * on every call.
    */
   public void observe(
-      String namespace, String daemonSet, int[] split, ActiveStall stall, List<Tag> routing) {
+      String namespace,
+      String daemonSet,
+      RevisionNodes split,
+      ActiveStall stall,
+      List<Tag> routing) {
     DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
             key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
@@ -183,7 +188,7 @@ public final class StallMetrics {
   /** The meters of one DaemonSet and the values they read. */
   private final class DaemonSetSeries {
     final Tags tags;
-    final double[] split = new double[3];
+    final Map<NodeRow.Revision, Double> split = new java.util.EnumMap<>(NodeRow.Revision.class);
     final List<Meter> nodeGauges = new ArrayList<>();
     final List<Meter> stallGauges = new ArrayList<>();
     // A set: micrometer hands out the same counter for the same tags, and a list kept one more
@@ -199,17 +204,16 @@ public final class StallMetrics {
       this.tags = Tags.of("namespace", namespace, "daemonset", daemonSet);
     }
 
-    void update(int[] newSplit, ActiveStall stall, List<Tag> newRouting) {
-      for (int i = 0; i < 3; i++) {
-        split[i] = newSplit[i];
+    void update(RevisionNodes newSplit, ActiveStall stall, List<Tag> newRouting) {
+      for (NodeRow.Revision r : NodeRow.Revision.values()) {
+        split.put(r, (double) newSplit.count(r));
       }
       if (nodeGauges.isEmpty()) {
-        for (int i = 0; i < 3; i++) {
-          final int index = i;
+        for (NodeRow.Revision r : NodeRow.Revision.values()) {
           nodeGauges.add(
-              Gauge.builder(Series.DAEMONSET_NODES.meter(), this, s -> s.split[index])
+              Gauge.builder(Series.DAEMONSET_NODES.meter(), this, s -> s.split.get(r))
                   .description(Series.DAEMONSET_NODES.help())
-                  .tags(tags.and("revision", REVISIONS[i]))
+                  .tags(tags.and("revision", r.label()))
                   .strongReference(true)
                   .register(registry));
         }

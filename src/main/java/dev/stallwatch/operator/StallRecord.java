@@ -9,6 +9,7 @@ import dev.stallwatch.crd.RolloutStallStatus.StalledNode;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.RevisionNodes;
 import dev.stallwatch.rollout.RevisionSummary;
 import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -55,8 +56,10 @@ public final class StallRecord {
             ? previous.stalledSince()
             : Objects.requireNonNullElse(verdict.stalledSince(), now).toString();
     Counts counts = verdict.counts();
-    List<List<String>> nodes = verdict.splitNodes();
-    int[] split = verdict.split();
+    RevisionNodes split = verdict.split();
+    int old = split.oldNodes().size();
+    int updated = split.newNodes().size();
+    int none = split.noneNodes().size();
     RolloutStallStatus candidate =
         new RolloutStallStatus(
             RolloutStallStatus.ACTIVE,
@@ -74,13 +77,13 @@ public final class StallRecord {
             counts == null ? null : stallCounts(counts),
             counts == null ? null : counts.ready() + "/" + counts.desired(),
             new NodeSplit(
-                split[0],
-                split[1],
-                split[2],
-                split[0] + " old / " + split[1] + " new / " + split[2] + " none",
-                listed(nodes.get(0)),
-                listed(nodes.get(1)),
-                listed(nodes.get(2))),
+                old,
+                updated,
+                none,
+                old + " old / " + updated + " new / " + none + " none",
+                listed(split.oldNodes()),
+                listed(split.newNodes()),
+                listed(split.noneNodes())),
             since,
             now.toString(),
             null,

@@ -82,10 +82,10 @@ public final class JsonReport {
     o.put("generation", v.generation());
     o.put("maxUnavailable", v.maxUnavailable());
     o.put("maxSurge", v.maxSurge());
-    int[] split = v.split();
+    var split = v.split();
     ObjectNode splitNode = o.putObject("split");
     for (NodeRow.Revision r : NodeRow.Revision.values()) {
-      splitNode.put(r.label(), split[r.ordinal()]);
+      splitNode.put(r.label(), split.count(r));
     }
     o.put("nextCheck", time(v.nextCheck()));
     ArrayNode nodes = o.putArray("nodes");

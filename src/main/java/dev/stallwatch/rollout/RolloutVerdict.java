@@ -103,25 +103,8 @@ public record RolloutVerdict(
     return phase == Phase.Stalled;
   }
 
-  /** How many nodes run each revision: {@code [old, new, none]}. */
-  public int[] split() {
-    List<List<String>> nodes = splitNodes();
-    return new int[] {nodes.get(0).size(), nodes.get(1).size(), nodes.get(2).size()};
-  }
-
-  /**
-   * Which nodes run each revision: {@code [old, new, none]}, each in the order of {@link #nodes}. A
-   * node counts when the DaemonSet should run there or a pod of it still does.
-   */
-  public List<List<String>> splitNodes() {
-    List<List<String>> split =
-        List.of(
-            new java.util.ArrayList<>(), new java.util.ArrayList<>(), new java.util.ArrayList<>());
-    for (NodeRow row : nodes) {
-      if (row.standing() != NodeRow.Standing.NOT_DESIRED || row.pod() != null) {
-        split.get(row.revision().ordinal()).add(row.node());
-      }
-    }
-    return List.of(List.copyOf(split.get(0)), List.copyOf(split.get(1)), List.copyOf(split.get(2)));
+  /** Which nodes run which revision, in the order of {@link #nodes}. */
+  public RevisionNodes split() {
+    return RevisionNodes.of(nodes);
   }
 }

@@ -39,7 +39,7 @@ class MetricsContractTest {
     metrics.observe(
         "gpu",
         "toolkit",
-        new int[] {2, 0, 1},
+        StallMetricsTest.split(2, 0, 1),
         new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.NewRevision, 1, Instant.EPOCH),
         List.of(Tag.of("label_team", "gpu-platform")));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);

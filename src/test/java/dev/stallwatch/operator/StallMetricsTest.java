@@ -3,6 +3,7 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.rollout.Cause;
+import dev.stallwatch.rollout.RevisionNodes;
 import dev.stallwatch.rollout.Suspect;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -17,7 +18,7 @@ class StallMetricsTest {
 
   @Test
   void aStalledDaemonSetExportsTheStallSeriesAndItsSplit() {
-    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
 
     String scrape = registry.scrape();
@@ -90,9 +91,9 @@ class StallMetricsTest {
 
   @Test
   void resolvingRemovesTheStallSeriesButKeepsTheSplitAndTheCount() {
-    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
-    metrics.observe("gpu", "toolkit", new int[] {3, 0, 0}, null);
+    metrics.observe("gpu", "toolkit", split(3, 0, 0), null);
 
     String scrape = registry.scrape();
     assertThat(scrape)
@@ -106,8 +107,8 @@ class StallMetricsTest {
 
   @Test
   void aNewCauseReplacesTheSeriesOfTheOldOne() {
-    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
-    metrics.observe("gpu", "toolkit", new int[] {1, 0, 2}, stall("CrashLoop", 2));
+    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", split(1, 0, 2), stall("CrashLoop", 2));
 
     String scrape = registry.scrape();
     assertThat(scrape)
@@ -118,9 +119,9 @@ class StallMetricsTest {
 
   @Test
   void aDeletedDaemonSetLeavesNoSeriesBehind() {
-    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
-    metrics.observe("net", "cni", new int[] {0, 3, 0}, null);
+    metrics.observe("net", "cni", split(0, 3, 0), null);
     metrics.forget("gpu", "toolkit");
 
     String scrape = registry.scrape();
@@ -129,11 +130,11 @@ class StallMetricsTest {
 
   @Test
   void aNewSuspectReplacesTheSeries() {
-    metrics.observe("gpu", "toolkit", new int[] {2, 0, 1}, stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
     metrics.observe(
         "gpu",
         "toolkit",
-        new int[] {2, 0, 1},
+        split(2, 0, 1),
         new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.Node, 1, since));
 
     assertThat(registry.scrape())
@@ -148,11 +149,11 @@ class StallMetricsTest {
     metrics.observe(
         "gpu",
         "toolkit",
-        new int[] {2, 0, 1},
+        split(2, 0, 1),
         stall("ImagePull", 1),
         routing.tags(java.util.Map.of("team", "gpu-platform", "tier", "node")));
     metrics.observe(
-        "net", "cni", new int[] {2, 0, 1}, stall("CrashLoop", 1), routing.tags(java.util.Map.of()));
+        "net", "cni", split(2, 0, 1), stall("CrashLoop", 1), routing.tags(java.util.Map.of()));
 
     String scrape = registry.scrape();
     assertThat(scrape)
@@ -171,7 +172,7 @@ class StallMetricsTest {
     metrics.observe(
         "gpu",
         "toolkit",
-        new int[] {2, 0, 1},
+        split(2, 0, 1),
         stall("ImagePull", 1),
         routing.tags(java.util.Map.of("team", "drivers")));
     assertThat(registry.scrape())
@@ -181,5 +182,14 @@ class StallMetricsTest {
 
   private StallMetrics.ActiveStall stall(String cause, int nodes) {
     return new StallMetrics.ActiveStall(Cause.valueOf(cause), Suspect.NewRevision, nodes, since);
+  }
+
+  /** A split of so many old, new and pod-less nodes (named o0, n0, x0, …). */
+  static RevisionNodes split(int old, int updated, int none) {
+    return new RevisionNodes(names("o", old), names("n", updated), names("x", none));
+  }
+
+  private static java.util.List<String> names(String prefix, int n) {
+    return java.util.stream.IntStream.range(0, n).mapToObj(i -> prefix + i).toList();
   }
 }

@@ -133,8 +133,8 @@ class ScenariosIT {
           Duration.ofMinutes(8));
       RolloutVerdict v = verdict(c);
       assertThat(v.stalledNodes()).containsExactly("gpu-node-1");
-      assertThat(v.splitNodes().get(0)).as("old").containsExactly("gpu-node-2");
-      assertThat(v.splitNodes().get(1)).as("new").containsExactly("gpu-node-3");
+      assertThat(v.split().oldNodes()).as("old").containsExactly("gpu-node-2");
+      assertThat(v.split().newNodes()).as("new").containsExactly("gpu-node-3");
       assertThat(v.counts().upToDate()).isEqualTo(2);
     }
   }
