@@ -67,6 +67,28 @@ public final class StartupCheck {
     return needs;
   }
 
+  /**
+   * The Lease of leader election, in its namespace: created once, then read, renewed (update) and
+   * patched (JOSDK's elector does both; the API server's audit log of a run shows each, see
+   * LeastPrivilegeRealClusterIT).
+   */
+  static List<Need> leaseNeeds() {
+    return List.of(
+        new Need("coordination.k8s.io", "leases", "create", true, null),
+        new Need("coordination.k8s.io", "leases", "get", true, OperatorSettings.LEASE_NAME),
+        new Need("coordination.k8s.io", "leases", "update", true, OperatorSettings.LEASE_NAME),
+        new Need("coordination.k8s.io", "leases", "patch", true, OperatorSettings.LEASE_NAME));
+  }
+
+  /** {@link #needs} and, with leader election, {@link #leaseNeeds}: every grant it checks. */
+  public static List<Need> needsWithLease(OperatorSettings settings) {
+    List<Need> all = new ArrayList<>(needs(settings));
+    if (settings.leaderElection()) {
+      all.addAll(leaseNeeds());
+    }
+    return all;
+  }
+
   /** Throws {@link ExitCodes.AccessException} with one line for the first thing missing. */
   static void run(KubernetesClient client, OperatorSettings settings) {
     List<String> scopes =
@@ -84,12 +106,7 @@ public final class StartupCheck {
     }
     if (settings.leaderElection()) {
       String ns = settings.leaderElectionNamespace();
-      for (Need need :
-          List.of(
-              new Need("coordination.k8s.io", "leases", "create", true, null),
-              new Need("coordination.k8s.io", "leases", "get", true, OperatorSettings.LEASE_NAME),
-              new Need(
-                  "coordination.k8s.io", "leases", "update", true, OperatorSettings.LEASE_NAME))) {
+      for (Need need : leaseNeeds()) {
         if (!allowed(client, need, ns)) {
           throw denied(need, ns);
         }
