@@ -42,7 +42,8 @@ class LeastPrivilegeRealClusterIT {
 
   /**
    * Granted, and used only after a fault: a create or status write whose answer was lost (a GOAWAY,
-   * the client's retry meeting 409) is read back. GoawayFaultIT meets it.
+   * the client's retry meeting 409) is read back (StallWritesTest covers that path; no run of this
+   * test loses an answer).
    */
   private static final Set<String> ON_FAULT = Set.of("get rolloutstalls");
 
