@@ -9,15 +9,29 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Says in two lines what an outage of the API server did to the operator: one WARN when it is lost
- * (a reconcile cannot reach it, or the informers' watches are down), one INFO when every watch is
+ * (a reconcile cannot reach it, or the informers' watches stay down), one INFO when every watch is
  * back (after how long, how many reconciles failed meanwhile). What happens in between is counted
  * ({@code stallwatch_reconcile_errors_total}), not logged.
+ *
+ * <p>A watch that is down at one look is not yet an outage: an API server that answers a request
+ * with a GOAWAY (managed API servers do so routinely, {@code --goaway-chance}) closes the watches
+ * on that connection and the informers reconnect within a second or two. Only watches still down at
+ * {@link #DOWN_LOOKS} looks in a row, or a reconcile that cannot reach the API server, are lost;
+ * the outage is dated from the first look that found them down.
  */
 final class ApiReachability {
   private static final Logger log = LoggerFactory.getLogger(ApiReachability.class);
 
+  /**
+   * Looks in a row ({@link StallwatchOperator#WATCH_POLL} apart, so about 10 s) the watches must
+   * stay down before they count as an outage.
+   */
+  static final int DOWN_LOOKS = 5;
+
   private final Clock clock;
   private Instant lostAt; // guarded by this
+  private Instant downSince; // guarded by this: the first look of a run that found watches down
+  private int downLooks; // guarded by this
   private final AtomicInteger failedMeanwhile = new AtomicInteger();
 
   ApiReachability(Clock clock) {
@@ -27,18 +41,36 @@ final class ApiReachability {
   /** A reconcile failed for lack of the API server ({@link ApiTrouble#outage}). */
   void reconcileFailed(ApiTrouble trouble) {
     failedMeanwhile.incrementAndGet();
-    lost(trouble.reason() + ": " + trouble.message());
+    Instant since;
+    synchronized (this) {
+      since = downSince == null ? clock.instant() : downSince;
+    }
+    lost(since, trouble.reason() + ": " + trouble.message());
   }
 
   /** What the informers say, polled: healthy once every watch is established again. */
   void watching(boolean healthy) {
     if (!healthy) {
-      lost("the informers' watches are down");
+      Instant since;
+      synchronized (this) {
+        if (downSince == null) {
+          downSince = clock.instant();
+        }
+        downLooks++;
+        if (downLooks < DOWN_LOOKS) {
+          return;
+        }
+        since = downSince;
+      }
+      lost(since, "the informers' watches are down");
       return;
     }
     Instant since;
     synchronized (this) {
+      downSince = null;
+      downLooks = 0;
       if (lostAt == null) {
+        // A reconnect between two looks (a GOAWAY) or before the watches counted as lost.
         return;
       }
       since = lostAt;
@@ -51,12 +83,12 @@ final class ApiReachability {
         failedMeanwhile.getAndSet(0));
   }
 
-  private void lost(String why) {
+  private void lost(Instant since, String why) {
     synchronized (this) {
       if (lostAt != null) {
         return;
       }
-      lostAt = clock.instant();
+      lostAt = since;
     }
     log.warn("lost the API server ({}); retrying until it answers", why);
   }

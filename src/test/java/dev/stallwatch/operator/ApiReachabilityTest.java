@@ -61,12 +61,54 @@ class ApiReachabilityTest {
   }
 
   @Test
-  void watchesThatDropFirstAreTheOutagesStart() {
+  void aReconcileThatCannotReachItIsTheOutageDatedFromTheWatchesDrop() {
     reachability.watching(false);
+    time.advance(Duration.ofSeconds(2));
     reachability.reconcileFailed(refused());
+    time.advance(Duration.ofSeconds(4));
+    reachability.watching(true);
+    assertThat(said())
+        .containsExactly(
+            "WARN lost the API server (unreachable: Connection refused); retrying until it answers",
+            "INFO the API server answers again after 6 s; every watch is back; 1 reconcile(s)"
+                + " failed meanwhile");
+  }
+
+  @Test
+  void watchesDownAtEnoughLooksInARowAreAnOutageFromTheFirstLook() {
+    for (int i = 1; i < ApiReachability.DOWN_LOOKS; i++) {
+      reachability.watching(false);
+      time.advance(StallwatchOperator.WATCH_POLL);
+    }
+    assertThat(said()).isEmpty();
+    assertThat(reachability.lost()).isFalse();
+
+    reachability.watching(false);
     assertThat(said())
         .containsExactly(
             "WARN lost the API server (the informers' watches are down); retrying until it answers");
     assertThat(reachability.lost()).isTrue();
+    time.advance(StallwatchOperator.WATCH_POLL);
+    reachability.watching(true);
+    assertThat(said())
+        .last()
+        .isEqualTo(
+            "INFO the API server answers again after "
+                + StallwatchOperator.WATCH_POLL.multipliedBy(ApiReachability.DOWN_LOOKS).toSeconds()
+                + " s; every watch is back; 0 reconcile(s) failed meanwhile");
+  }
+
+  /** A GOAWAY closes the watches of one connection; the informers reconnect between two looks. */
+  @Test
+  void watchesThatReconnectWithinAFewLooksAreNoOutage() {
+    for (int blip = 0; blip < 200; blip++) {
+      for (int i = 0; i < 1 + blip % (ApiReachability.DOWN_LOOKS - 1); i++) {
+        reachability.watching(false);
+        time.advance(StallwatchOperator.WATCH_POLL);
+      }
+      reachability.watching(true);
+      assertThat(reachability.lost()).isFalse();
+    }
+    assertThat(said()).isEmpty();
   }
 }
