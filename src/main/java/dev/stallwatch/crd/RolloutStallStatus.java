@@ -1,8 +1,6 @@
 package dev.stallwatch.crd;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.stallwatch.rollout.Cause;
-import dev.stallwatch.rollout.Suspect;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -66,25 +64,6 @@ public record RolloutStallStatus(
   /** True while the rollout is stalled. */
   public boolean active() {
     return ACTIVE.equals(phase);
-  }
-
-  /** {@code cause} as the analyzer's enum; {@link Cause#Unknown} when absent or hand-edited. */
-  public Cause causeValue() {
-    return known(Cause.class, cause, Cause.Unknown);
-  }
-
-  /** {@code suspect} as the analyzer's enum; {@link Suspect#Unknown} when absent or hand-edited. */
-  public Suspect suspectValue() {
-    return known(Suspect.class, suspect, Suspect.Unknown);
-  }
-
-  private static <E extends Enum<E>> E known(Class<E> type, String name, E otherwise) {
-    for (E e : type.getEnumConstants()) {
-      if (e.name().equals(name)) {
-        return e;
-      }
-    }
-    return otherwise;
   }
 
   /** {@code stalledSince} as an instant; empty when absent or not RFC 3339 (hand-edited). */

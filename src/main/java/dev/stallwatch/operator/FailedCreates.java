@@ -11,29 +11,23 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The DaemonSet controller's FailedCreate warnings, read on demand: the operator never watches
  * Events (a busy cluster writes thousands a minute). It lists one DaemonSet's Events only while a
- * node of it without any pod has crossed stall-after with no other explanation, and reuses the
- * answer for {@link #REFRESH}.
+ * node of it without any pod has crossed stall-after with no other explanation ({@link #wanted});
+ * {@link RolloutDecider} reuses the answer for {@link #REFRESH}.
  */
 final class FailedCreates {
   static final Duration REFRESH = Duration.ofSeconds(30);
 
   private static final Logger log = LoggerFactory.getLogger(FailedCreates.class);
 
-  private record Listed(Instant at, List<EventView> events) {}
-
   private final KubernetesClient client;
-  private final Map<String, Listed> cache = new ConcurrentHashMap<>();
 
   FailedCreates(KubernetesClient client) {
     this.client = client;
@@ -49,15 +43,11 @@ final class FailedCreates {
                     && r.cause() == Cause.Unknown);
   }
 
-  /** The FailedCreate warnings about {@code ds}, listed at most every {@link #REFRESH}. */
-  List<EventView> of(DaemonSet ds, Instant now) {
+  /** The FailedCreate warnings about {@code ds}, listed now (none when they cannot be listed). */
+  List<EventView> list(DaemonSet ds) {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     String key = ns + "/" + name;
-    Listed listed = cache.get(key);
-    if (listed != null && now.isBefore(listed.at().plus(REFRESH))) {
-      return listed.events();
-    }
     List<EventView> events = new ArrayList<>();
     try {
       for (Event e :
@@ -84,11 +74,6 @@ final class FailedCreates {
       log.warn(
           "{}: cannot list its Events to explain a node without a pod: {}", key, e.getMessage());
     }
-    cache.put(key, new Listed(now, List.copyOf(events)));
-    return events;
-  }
-
-  void forget(String key) {
-    cache.remove(key);
+    return List.copyOf(events);
   }
 }

@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.rollout.Cause;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,8 +13,10 @@ import java.util.List;
  * @param changes the writes, in order
  * @param active the stall the DaemonSet is in now (as it will be written), or null
  * @param nextExpiry when the earliest kept Resolved stall reaches its TTL; null when none
+ * @param cause the verdict's cause: what a stall that starts is counted under
  */
-public record StallPlan(List<Change> changes, RolloutStall active, Instant nextExpiry) {
+public record StallPlan(
+    List<Change> changes, RolloutStall active, Instant nextExpiry, Cause cause) {
   public StallPlan {
     changes = List.copyOf(changes);
   }

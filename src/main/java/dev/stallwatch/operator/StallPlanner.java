@@ -177,7 +177,8 @@ public final class StallPlanner {
       active = created;
       changes.add(new Change(Kind.CREATE, created, null, StallTransition.STALLED, null));
     }
-    return new StallPlan(changes, active, nextExpiry);
+    return new StallPlan(
+        changes, active, nextExpiry, verdict.cause() == null ? Cause.Unknown : verdict.cause());
   }
 
   // A resolved stall of the current revision comes back, unless it was an acknowledged exclusion.

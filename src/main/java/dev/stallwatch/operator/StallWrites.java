@@ -103,7 +103,7 @@ final class StallWrites {
               id.getName());
         }
       }
-      announce(ds, change);
+      announce(ds, change, plan.cause());
     }
   }
 
@@ -190,13 +190,12 @@ final class StallWrites {
     client.resource(stall).delete();
   }
 
-  private void announce(DaemonSet ds, Change change) {
+  private void announce(DaemonSet ds, Change change, dev.stallwatch.rollout.Cause cause) {
     var status = change.stall().getStatus();
     switch (change.transition()) {
       case STALLED -> {
         events.warning(ds, StallEvents.STALLED, StallEvents.stalledMessage(status));
-        metrics.countStall(
-            ds.getMetadata().getNamespace(), ds.getMetadata().getName(), status.causeValue());
+        metrics.countStall(ds.getMetadata().getNamespace(), ds.getMetadata().getName(), cause);
       }
       case RESOLVED ->
           // The condition's message: the resolution, and who rolled back when that is known.

@@ -55,7 +55,11 @@ public final class AutoRollback {
    */
   public Outcome apply(
       DaemonSet ds, RolloutVerdict verdict, List<RollbackRecord> prior, Instant now) {
-    RollbackDecision decision = decide(ds, verdict, prior, now);
+    return perform(ds, decide(ds, verdict, prior, now), now);
+  }
+
+  /** Does the rollback {@code decision} asks for (nothing when it asks for none). */
+  public Outcome perform(DaemonSet ds, RollbackDecision decision, Instant now) {
     if (!decision.rollBack()) {
       return new Outcome(decision, null, null);
     }

@@ -2,8 +2,6 @@ package dev.stallwatch.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.rollout.Cause;
-import dev.stallwatch.rollout.Suspect;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -63,16 +61,5 @@ class RolloutStallStatusTest {
     assertThat(s.stalledSinceTime()).isEmpty();
     assertThat(s.resolvedAtTime()).isEmpty();
     assertThat(new RolloutStallStatus.Rollback("a", "b", "soon", null).atTime()).isEmpty();
-  }
-
-  @Test
-  void causeAndSuspectReadBackAsTheAnalyzersEnumsAndUnknownWhenHandEdited() {
-    RolloutStallStatus written = status(null, null, "ImagePull", "NewRevision");
-    assertThat(written.causeValue()).isEqualTo(Cause.ImagePull);
-    assertThat(written.suspectValue()).isEqualTo(Suspect.NewRevision);
-
-    RolloutStallStatus edited = status(null, null, "image pull", null);
-    assertThat(edited.causeValue()).isEqualTo(Cause.Unknown);
-    assertThat(edited.suspectValue()).isEqualTo(Suspect.Unknown);
   }
 }

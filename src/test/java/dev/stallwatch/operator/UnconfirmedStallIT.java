@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
  * server with the operator on a virtual clock: a settled pod's deletion, already older than
  * stall-after, seen before the DaemonSet's change that caused it. Every cache is consistent, so
  * only a second look tells old news from a pod stuck terminating: the operator records nothing
- * until {@link DaemonSetRolloutReconciler#CONFIRMATION} has passed on its clock. The clock moves
- * only when the test moves it, so "nothing recorded yet" holds however long the real wait.
+ * until {@link RolloutDecider#CONFIRMATION} has passed on its clock. The clock moves only when the
+ * test moves it, so "nothing recorded yet" holds however long the real wait.
  */
 class UnconfirmedStallIT {
   private static final String NS = Seed.NS;
@@ -133,7 +133,7 @@ class UnconfirmedStallIT {
     Instant deleted = deletionSeenLate();
     assertThat(stalls()).isEmpty();
 
-    clock.advance(DaemonSetRolloutReconciler.CONFIRMATION.minusMillis(1));
+    clock.advance(RolloutDecider.CONFIRMATION.minusMillis(1));
     awaitLooks(3);
     assertThat(stalls()).as("nothing recorded before the confirmation has passed").isEmpty();
 

@@ -1,0 +1,117 @@
+package dev.stallwatch.operator;
+
+import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.crd.RolloutStallStatus;
+import dev.stallwatch.rollback.RollbackRecord;
+import dev.stallwatch.rollout.EventView;
+import dev.stallwatch.rollout.StallMemory;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the operator remembers of one DaemonSet between two reconciles; everything else it reads
+ * from the caches afresh. Immutable: {@link RolloutDecider} returns the next one with its plan, and
+ * a deleted DaemonSet is forgotten by dropping its record.
+ *
+ * @param memory since when each node has held back which revision (null: nothing remembered; then
+ *     it is seeded from the active RolloutStall, so stalledSince survives an operator restart)
+ * @param invalid the generation and problem of the last {@code InvalidDaemonSet} Warning, or null
+ * @param lagSince since when the caches lag behind each other ({@link Instant#MAX}: longer than the
+ *     limit, said so, analyzed all the same), or null
+ * @param confirming a stall being looked at again before it is recorded, or null
+ * @param failedCreates the controller's FailedCreate Events as last listed, or null
+ * @param refusal the auto-rollback last refused, or null
+ * @param ownRollbacks the rollbacks this operator did (its caches may not show them yet)
+ */
+public record RolloutState(
+    StallMemory memory,
+    String invalid,
+    Instant lagSince,
+    Confirming confirming,
+    Listed failedCreates,
+    Refusal refusal,
+    List<RollbackRecord> ownRollbacks) {
+
+  /** A DaemonSet seen for the first time. */
+  public static final RolloutState NEW =
+      new RolloutState(null, null, null, null, null, null, List.of());
+
+  public RolloutState {
+    ownRollbacks = List.copyOf(ownRollbacks);
+  }
+
+  /** A stall being confirmed: of which revision, since when. */
+  public record Confirming(String hash, Instant since) {}
+
+  /** An auto-rollback that could not be done: of which stalled revision, why, when to retry. */
+  public record Refusal(String hash, String reason, Instant retryAt) {}
+
+  /** The controller's FailedCreate Events, listed at {@code at}. */
+  public record Listed(Instant at, List<EventView> events) {
+    public Listed {
+      events = List.copyOf(events);
+    }
+  }
+
+  /** The memory to analyze with: the one kept, else the one the active stall records. */
+  StallMemory recall(Collection<RolloutStall> stalls) {
+    if (memory != null) {
+      return memory;
+    }
+    for (RolloutStall stall : stalls) {
+      RolloutStallStatus status = stall.getStatus();
+      if (status != null && status.active() && status.nodes() != null) {
+        Map<String, Instant> held = new HashMap<>();
+        for (var node : status.nodes()) {
+          Instant since = node.sinceTime().orElse(null);
+          if (node.name() != null && since != null) {
+            held.put(node.name(), since);
+          }
+        }
+        return new StallMemory(stall.getSpec().revision(), held);
+      }
+    }
+    return StallMemory.NONE;
+  }
+
+  RolloutState withMemory(StallMemory m) {
+    return new RolloutState(
+        m == StallMemory.NONE ? null : m,
+        invalid,
+        lagSince,
+        confirming,
+        failedCreates,
+        refusal,
+        ownRollbacks);
+  }
+
+  RolloutState withInvalid(String i) {
+    return new RolloutState(memory, i, lagSince, confirming, failedCreates, refusal, ownRollbacks);
+  }
+
+  RolloutState withLagSince(Instant l) {
+    return new RolloutState(memory, invalid, l, confirming, failedCreates, refusal, ownRollbacks);
+  }
+
+  RolloutState withConfirming(Confirming c) {
+    return new RolloutState(memory, invalid, lagSince, c, failedCreates, refusal, ownRollbacks);
+  }
+
+  RolloutState withFailedCreates(Listed f) {
+    return new RolloutState(memory, invalid, lagSince, confirming, f, refusal, ownRollbacks);
+  }
+
+  RolloutState withRefusal(Refusal r) {
+    return new RolloutState(memory, invalid, lagSince, confirming, failedCreates, r, ownRollbacks);
+  }
+
+  RolloutState withRollback(RollbackRecord done) {
+    List<RollbackRecord> all = new ArrayList<>(ownRollbacks);
+    all.add(done);
+    return new RolloutState(memory, invalid, lagSince, confirming, failedCreates, null, all);
+  }
+}

@@ -1,0 +1,61 @@
+package dev.stallwatch.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The operator's decision step (observe → decide → act) stays pure: {@code RolloutDecider} and what
+ * it plans with read no client, no cache, no clock and write no log; the reconciler observes and
+ * {@code PlanWriter} acts.
+ */
+class DecisionPurityTest {
+  private static final String[] DECISION = {
+    "dev.stallwatch.operator.RolloutDecider",
+    "dev.stallwatch.operator.RolloutState",
+    "dev.stallwatch.operator.RolloutPlan",
+    "dev.stallwatch.operator.StallPlanner",
+    "dev.stallwatch.operator.StallPlan",
+    "dev.stallwatch.operator.StallRecord",
+    "dev.stallwatch.operator.Resolution",
+    "dev.stallwatch.operator.StallNodes",
+  };
+
+  @Test
+  void theDecisionStepUsesNoClientNoCacheAndNoLog() {
+    noClasses()
+        .that()
+        .haveNameMatching(names())
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.fabric8.kubernetes.client..",
+            "io.javaoperatorsdk..",
+            "org.slf4j..",
+            "java.io..",
+            "java.net..")
+        .orShould()
+        .dependOnClassesThat()
+        .haveFullyQualifiedName("java.time.Clock")
+        .check(ProductionClasses.get());
+  }
+
+  @Test
+  void theDecisionStepNeverReadsTheSystemClock() {
+    noClasses()
+        .that()
+        .haveNameMatching(names())
+        .should()
+        .callMethod(java.time.Instant.class, "now")
+        .orShould()
+        .callMethod(System.class, "currentTimeMillis")
+        .orShould()
+        .callMethod(System.class, "nanoTime")
+        .check(ProductionClasses.get());
+  }
+
+  /** The classes and their nested records. */
+  private static String names() {
+    return "(" + String.join("|", DECISION).replace(".", "\\.") + ")(\\$.*)?";
+  }
+}
