@@ -2,6 +2,7 @@ package dev.stallwatch.app;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.ParseResult;
 
@@ -11,6 +12,7 @@ import picocli.CommandLine.ParseResult;
  * <p>0: nothing stalled / success. 1: at least one rollout stalled. 2: usage or input error (or,
  * for {@code wait}, a timeout). 3: the cluster could not be reached or refused access (and, for
  * {@code wait}, usage errors too: its {@code exitCodeOnInvalidInput}, which the handlers honour).
+ * {@link #TABLE} says it per command; each command's help prints its rows ({@link #configure}).
  */
 public final class ExitCodes {
   public static final int OK = 0;
@@ -18,13 +20,75 @@ public final class ExitCodes {
   public static final int USAGE = 2;
   public static final int ACCESS = 3;
 
+  /**
+   * {@code wait}: {@code --timeout} passed before the rollout was Complete or Stalled — distinct
+   * from Stalled, so CI can tell "slow" from "stuck".
+   */
+  public static final int TIMEOUT = 2;
+
   /** Stopped by an interrupt (Ctrl-C, SIGINT): 128 + 2, as a shell reports it. */
   public static final int INTERRUPTED = 130;
+
+  /** One exit code of a command and when it is given ({@code \n}: the help wraps there). */
+  public record Code(int code, String when) {}
+
+  /** Every command's exit codes: the one table its help footer, its tests and the README follow. */
+  public static final Map<String, List<Code>> TABLE =
+      Map.of(
+          "diagnose",
+          List.of(
+              new Code(OK, "no DaemonSet rollout is Stalled"),
+              new Code(STALLED, "at least one rollout is Stalled"),
+              new Code(
+                  USAGE,
+                  "usage or input error: a file or object could not be read (the rest is still\n"
+                      + "reported), or no DaemonSet in the input matches -n / DAEMONSET; also any\n"
+                      + "internal error, out of memory included (with a hint) - never 1")),
+          "status",
+          List.of(
+              new Code(OK, "no DaemonSet rollout is Stalled"),
+              new Code(STALLED, "at least one rollout is Stalled"),
+              new Code(USAGE, "usage error, or the named DaemonSet does not exist"),
+              new Code(ACCESS, "the cluster cannot be reached or refuses access")),
+          "wait",
+          List.of(
+              new Code(OK, "the rollout is Complete"),
+              new Code(
+                  STALLED,
+                  "the rollout is Stalled (node, cause, revisions and the undo command are printed)"),
+              new Code(TIMEOUT, "--timeout passed first (where the rollout stood is printed)"),
+              new Code(
+                  ACCESS,
+                  "usage error, DaemonSet not found, or the cluster cannot be reached or refuses"
+                      + " access")),
+          "undo",
+          List.of(
+              new Code(
+                  OK,
+                  "rolled back (or, with --dry-run, would roll back; or already at that revision)"),
+              new Code(USAGE, "usage error, DaemonSet not found, or nothing to roll back to"),
+              new Code(ACCESS, "the cluster cannot be reached or refuses access")));
+
+  /** The help footer of {@code command}: its rows of {@link #TABLE}. */
+  public static String[] footer(String command) {
+    List<String> lines = new java.util.ArrayList<>(List.of("", "Exit codes:"));
+    for (Code c : TABLE.getOrDefault(command, List.of())) {
+      lines.add("  " + c.code() + "  " + c.when().replace("\n", "\n     "));
+    }
+    return String.join("\n", lines).split("\n");
+  }
 
   private ExitCodes() {}
 
   /** Installs these exit codes and error handlers on a root command line; returns it. */
   public static CommandLine configure(CommandLine cli) {
+    cli.getSubcommands()
+        .forEach(
+            (name, sub) -> {
+              if (TABLE.containsKey(name)) {
+                sub.getCommandSpec().usageMessage().footer(footer(name));
+              }
+            });
     cli.setExitCodeExceptionMapper(ExitCodes::forException);
     cli.setExecutionExceptionHandler(ExitCodes::handleExecutionException);
     cli.setParameterExceptionHandler(ExitCodes::handleParameterException);

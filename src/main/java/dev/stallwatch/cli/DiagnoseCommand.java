@@ -20,10 +20,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code stallwatch diagnose}: the rollout verdicts of a saved kubectl dump, without a cluster. */
 @Command(
@@ -35,25 +33,12 @@ import picocli.CommandLine.Spec;
       "Diagnoses DaemonSet rollouts from a saved dump, no cluster needed. Make the dump with:",
       "  kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json > dump.json",
       "(-o yaml, multi-document YAML and single objects work too; other kinds are skipped.)"
-    },
-    footer = {
-      "",
-      "Exit codes:",
-      "  0  no DaemonSet rollout is Stalled",
-      "  1  at least one rollout is Stalled",
-      "  2  usage or input error: a file or object could not be read (the rest is still",
-      "     reported), or no DaemonSet in the input matches -n / DAEMONSET; also any",
-      "     internal error, out of memory included (with a hint) - never 1"
-    })
+    }
+    // footer: the exit codes, from ExitCodes.TABLE (set by ExitCodes.configure)
+    )
 public final class DiagnoseCommand implements Callable<Integer> {
 
-  /** Output formats of the reports. */
-  enum Format {
-    table,
-    json
-  }
-
-  @Spec CommandSpec spec;
+  @Mixin CommandBasics basics;
 
   @Option(
       names = {"-f", "--filename"},
@@ -76,7 +61,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "table",
       description = "table or json (default: ${DEFAULT-VALUE}).")
-  Format output;
+  OutputFormat output;
 
   @Option(
       names = {"-n", "--namespace"},
@@ -102,7 +87,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     } catch (ExitCodes.UserException e) {
       throw e;
     } catch (RuntimeException e) {
-      PrintWriter err = spec.commandLine().getErr();
+      PrintWriter err = basics.err();
       err.println("error: unexpected " + e.getClass().getSimpleName() + ": " + e.getMessage());
       err.println(BUG_HINT);
       err.flush();
@@ -111,9 +96,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
   }
 
   private int diagnose() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    Instant at = now == null ? Instant.now() : now;
+    PrintWriter out = basics.out();
+    PrintWriter err = basics.err();
+    Instant at = now == null ? basics.clock().instant() : now;
     AnalyzerSettings settings = stallAfter.settings();
 
     Dump dump = selectUnsupported(new DumpReader(System.in).read(files));
@@ -130,7 +115,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
                     .thenComparing(s -> s.daemonSet().name()))
             .toList();
     if (selected.isEmpty()) {
-      if (output == Format.json) {
+      if (output == OutputFormat.json) {
         // Scripts parse stdout: still JSON, with nothing judged and what was not.
         out.print(JsonReport.render(report(at, List.of(), dump)));
       } else {
@@ -161,7 +146,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
                 + e.getMessage());
       }
     }
-    if (output == Format.json) {
+    if (output == OutputFormat.json) {
       out.print(JsonReport.render(report(at, verdicts, dump)));
     } else {
       out.print(TableReport.render(at, verdicts));

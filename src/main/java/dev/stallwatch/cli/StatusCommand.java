@@ -14,7 +14,6 @@ import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.StallMemory;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,10 +24,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code stallwatch status}: the {@code diagnose} report, read from the live cluster. */
 @Command(
@@ -39,27 +36,15 @@ import picocli.CommandLine.Spec;
     description = {
       "Shows DaemonSet rollouts on the live cluster: phase, cause, and which node runs which",
       "revision (the same report as 'diagnose', the same JSON schema)."
-    },
-    footer = {
-      "",
-      "Exit codes:",
-      "  0  no DaemonSet rollout is Stalled",
-      "  1  at least one rollout is Stalled",
-      "  2  usage error, or the named DaemonSet does not exist",
-      "  3  the cluster cannot be reached or refuses access"
-    })
+    }
+    // footer: the exit codes, from ExitCodes.TABLE (set by ExitCodes.configure)
+    )
 public final class StatusCommand implements Callable<Integer> {
-
-  /** Output formats, as {@code diagnose}. */
-  enum Format {
-    table,
-    json
-  }
 
   /** ANSI: cursor home, clear screen. */
   static final String CLEAR_SCREEN = "\033[H\033[2J";
 
-  @Spec CommandSpec spec;
+  @Mixin CommandBasics basics;
 
   @Mixin ClusterOptions cluster;
 
@@ -75,7 +60,7 @@ public final class StatusCommand implements Callable<Integer> {
       paramLabel = "FORMAT",
       defaultValue = "table",
       description = "table or json (default: ${DEFAULT-VALUE}).")
-  Format output;
+  OutputFormat output;
 
   @Option(
       names = {"-w", "--watch"},
@@ -92,8 +77,6 @@ public final class StatusCommand implements Callable<Integer> {
 
   @Mixin StallAfterOption stallAfter;
 
-  Clock clock = Clock.systemUTC();
-
   @Override
   public Integer call() {
     // One client for every refresh of --watch.
@@ -107,12 +90,12 @@ public final class StatusCommand implements Callable<Integer> {
 
   private int once(KubernetesClient client) {
     Report report = read(client);
-    print(report, spec.commandLine().getOut());
+    print(report, basics.out());
     return report.exitCode();
   }
 
   private int watch(KubernetesClient client) {
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = basics.out();
     boolean tty = System.console() != null;
     for (int round = 0; ; round++) {
       String text;
@@ -150,7 +133,7 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   private void print(Report report, PrintWriter out) {
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter err = basics.err();
     out.print(report.text());
     out.flush();
     report.errors().forEach(e -> err.println("error: " + e));
@@ -168,7 +151,7 @@ public final class StatusCommand implements Callable<Integer> {
                         ? filterByName(new LiveRollouts(client).all(null))
                         : new LiveRollouts(client).one(namespace, daemonSet.name()));
     // Nodes are dated by the cluster's clock (its Date header), not this machine's.
-    Instant at = ClusterClock.of(client, clock).now(clock.instant());
+    Instant at = ClusterClock.of(client, basics.clock()).now(basics.clock().instant());
     AnalyzerSettings settings = stallAfter.settings();
     List<RolloutVerdict> verdicts = new ArrayList<>();
     List<String> errors = new ArrayList<>(selection.errors());
@@ -210,12 +193,12 @@ public final class StatusCommand implements Callable<Integer> {
           at,
           verdicts,
           errors,
-          output == Format.json
+          output == OutputFormat.json
               ? JsonReport.render(at, verdicts)
               : "No DaemonSets found in " + where + ".\n");
     }
     String text =
-        output == Format.json
+        output == OutputFormat.json
             ? JsonReport.render(at, verdicts)
             : TableReport.render(at, verdicts)
                 + (records.isEmpty() ? "" : "\n" + String.join("\n", records) + "\n");

@@ -7,15 +7,12 @@ import dev.stallwatch.rollback.RollbackRefusedException;
 import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollback.RollbackTarget;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code stallwatch undo}: what {@code kubectl rollout undo} does for a DaemonSet — restore the pod
@@ -29,17 +26,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Rolls a DaemonSet back to the pod template of its previous ControllerRevision (or of",
       "--to-revision), like 'kubectl rollout undo', so every node converges on one spec."
-    },
-    footer = {
-      "",
-      "Exit codes:",
-      "  0  rolled back (or, with --dry-run, would roll back; or already at that revision)",
-      "  2  usage error, DaemonSet not found, or nothing to roll back to",
-      "  3  the cluster cannot be reached or refuses access"
-    })
+    }
+    // footer: the exit codes, from ExitCodes.TABLE (set by ExitCodes.configure)
+    )
 public final class UndoCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+  @Mixin CommandBasics basics;
 
   @Mixin ClusterOptions cluster;
 
@@ -59,13 +51,11 @@ public final class UndoCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Print what would change; change nothing.")
   boolean dryRun;
 
-  Clock clock = Clock.systemUTC();
-
   @Override
   public Integer call() {
     if (toRevision != null && toRevision <= 0) {
       throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "--to-revision must be 1 or more, got " + toRevision);
+          basics.commandLine(), "--to-revision must be 1 or more, got " + toRevision);
     }
     RollbackTarget target =
         toRevision == null ? RollbackTarget.previous() : RollbackTarget.revision(toRevision);
@@ -82,11 +72,11 @@ public final class UndoCommand implements Callable<Integer> {
                           target,
                           dryRun,
                           "stallwatch undo",
-                          clock.instant()));
+                          basics.clock().instant()));
     } catch (RollbackRefusedException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }
-    print(result, spec.commandLine().getOut());
+    print(result, basics.out());
     return ExitCodes.OK;
   }
 

@@ -15,17 +15,14 @@ import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.PrintWriter;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code stallwatch wait}: the CI gate in place of {@code kubectl rollout status}. It ends with a
@@ -40,21 +37,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Waits for a DaemonSet rollout to complete, printing progress as nodes move. Unlike",
       "'kubectl rollout status' it stops as soon as the rollout is Stalled, and at --timeout."
-    },
-    footer = {
-      "",
-      "Exit codes:",
-      "  0  the rollout is Complete",
-      "  1  the rollout is Stalled (node, cause, revisions and the undo command are printed)",
-      "  2  --timeout passed first (where the rollout stood is printed)",
-      "  3  usage error, DaemonSet not found, or the cluster cannot be reached or refuses access"
-    })
+    }
+    // footer: the exit codes, from ExitCodes.TABLE (set by ExitCodes.configure)
+    )
 public final class WaitCommand implements Callable<Integer> {
 
-  /** Exit code of a timeout: distinct from Stalled, so CI can tell "slow" from "stuck". */
-  static final int TIMEOUT = 2;
-
-  @Spec CommandSpec spec;
+  @Mixin CommandBasics basics;
 
   @Mixin ClusterOptions cluster;
 
@@ -83,9 +71,7 @@ public final class WaitCommand implements Callable<Integer> {
       description = "How often to look (default: ${DEFAULT-VALUE}).")
   Duration interval;
 
-  Clock clock = Clock.systemUTC();
-
-  /** The cluster's clock against {@link #clock}, read once the cluster is reached. */
+  /** The cluster's clock against the command's clock, read once the cluster is reached. */
   private ClusterClock clusterClock = ClusterClock.SAME;
 
   RolloutWait.Sleeper sleeper = d -> Thread.sleep(d.toMillis());
@@ -94,14 +80,14 @@ public final class WaitCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     if (timeout.isZero()) {
       throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "--timeout must be longer than 0");
+          basics.commandLine(), "--timeout must be longer than 0");
     }
     if (interval.isZero()) {
       throw new picocli.CommandLine.ParameterException(
-          spec.commandLine(), "--interval must be longer than 0");
+          basics.commandLine(), "--interval must be longer than 0");
     }
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter out = basics.out();
+    PrintWriter err = basics.err();
     String namespace = cluster.namespace();
     String name = daemonSet.name();
     AnalyzerSettings settings = stallAfter.settings();
@@ -122,7 +108,7 @@ public final class WaitCommand implements Callable<Integer> {
     String[] lastLine = {null};
     long startNanos = System.nanoTime();
     // Nodes are dated by the cluster's clock, not this machine's (the deadline stays local).
-    clusterClock = ClusterClock.of(client, clock);
+    clusterClock = ClusterClock.of(client, basics.clock());
     RolloutWait wait =
         new RolloutWait(
             (local, memory) -> {
@@ -138,7 +124,7 @@ public final class WaitCommand implements Callable<Integer> {
                       : RolloutAnalyzer.analyze(snapshot, now, settings, record.merged(memory));
               return new RolloutWait.Reading(verdict, templateRecorded(snapshot, verdict), record);
             },
-            clock,
+            basics.clock(),
             sleeper,
             interval,
             timeout,
@@ -267,7 +253,7 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
     out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + flags + ")");
     out.println();
-    out.print(TableReport.render(clusterClock.now(clock.instant()), List.of(v)));
+    out.print(TableReport.render(clusterClock.now(basics.clock().instant()), List.of(v)));
     out.flush();
     return ExitCodes.STALLED;
   }
@@ -292,7 +278,7 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("Roll back to converge every node on the previous spec, then debug:");
     out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
     out.println();
-    out.print(TableReport.render(clusterClock.now(clock.instant()), List.of(v)));
+    out.print(TableReport.render(clusterClock.now(basics.clock().instant()), List.of(v)));
     out.flush();
     return ExitCodes.STALLED;
   }
@@ -312,10 +298,10 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("timed out after " + Durations.compact(timeout) + where);
     if (v != null) {
       out.println();
-      out.print(TableReport.render(clusterClock.now(clock.instant()), List.of(v)));
+      out.print(TableReport.render(clusterClock.now(basics.clock().instant()), List.of(v)));
     }
     out.flush();
-    return TIMEOUT;
+    return ExitCodes.TIMEOUT;
   }
 
   private static String nodes(List<String> nodes) {

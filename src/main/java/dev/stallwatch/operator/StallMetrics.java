@@ -4,6 +4,7 @@ import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.RevisionNodes;
 import dev.stallwatch.rollout.Suspect;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -26,7 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class StallMetrics {
 
   private final MeterRegistry registry;
-  private final Map<String, DaemonSetSeries> byDaemonSet = new ConcurrentHashMap<>();
+  private final Map<ResourceID, DaemonSetSeries> byDaemonSet = new ConcurrentHashMap<>();
 
   private final Timer reconciles;
   private final Timer reconcileCpu;
@@ -181,8 +182,8 @@ public final class StallMetrics {
     }
   }
 
-  private static String key(String namespace, String daemonSet) {
-    return namespace + "/" + daemonSet;
+  private static ResourceID key(String namespace, String daemonSet) {
+    return new ResourceID(daemonSet, namespace);
   }
 
   /** The meters of one DaemonSet and the values they read. */

@@ -367,4 +367,21 @@ class DiagnoseCommandTest {
         .contains("no DaemonSet in the input matches -n / DAEMONSET")
         .contains("kubectl get daemonsets,pods,nodes,controllerrevisions,events -A -o json");
   }
+
+  @Test
+  void withoutNowTheCommandsClockSaysWhenItIs() {
+    CommandLine cli = StallwatchCommand.commandLine();
+    StringWriter out = new StringWriter();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(new StringWriter()));
+    DiagnoseCommand diagnose = cli.getSubcommands().get("diagnose").getCommand();
+    diagnose.basics.clock(
+        java.time.Clock.fixed(java.time.Instant.parse(NOW), java.time.ZoneOffset.UTC));
+
+    int code = cli.execute("diagnose", "-f", dump("imagepull-stalled.json"), "-o", "json");
+
+    Run asOfNow = run("-f", dump("imagepull-stalled.json"), "--now", NOW, "-o", "json");
+    assertThat(code).isEqualTo(asOfNow.exit());
+    assertThat(out.toString()).isEqualTo(asOfNow.out()).contains(NOW);
+  }
 }

@@ -242,7 +242,7 @@ class WaitCommandIT {
 
     CliRun run = waitFor("--stall-after", "1s", "--timeout", "2s");
 
-    assertThat(run.exitCode()).as(run.toString()).isEqualTo(WaitCommand.TIMEOUT);
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.app.ExitCodes.TIMEOUT);
     assertThat(run.took()).isLessThan(Duration.ofSeconds(6));
     assertThat(run.out())
         .contains(
@@ -325,7 +325,7 @@ class WaitCommandIT {
 
     CliRun run = waitFor("--timeout", "2s", "--stall-after", "10m");
 
-    assertThat(run.exitCode()).as(run.toString()).isEqualTo(WaitCommand.TIMEOUT);
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.app.ExitCodes.TIMEOUT);
     assertThat(run.took()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
     assertThat(run.took()).isLessThan(Duration.ofSeconds(6));
     assertThat(run.out())
@@ -348,7 +348,7 @@ class WaitCommandIT {
 
     CliRun run = waitFor("--timeout", "2s");
 
-    assertThat(run.exitCode()).as(run.toString()).isEqualTo(WaitCommand.TIMEOUT);
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.app.ExitCodes.TIMEOUT);
     assertThat(run.took()).isLessThan(Duration.ofSeconds(6));
     assertThat(run.out()).contains("timed out after 2s before the rollout could be read");
   }
