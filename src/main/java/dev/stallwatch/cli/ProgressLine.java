@@ -64,6 +64,14 @@ final class ProgressLine {
     return line.toString();
   }
 
+  /** {@code ; pace 0.67 nodes/min …} while the rollout is Progressing; else nothing. */
+  static String pace(RolloutWait.Reading reading) {
+    RolloutVerdict v = reading.verdict();
+    return reading.templateRecorded() && v.phase() == dev.stallwatch.rollout.Phase.Progressing
+        ? "; pace " + v.pace().describe()
+        : "";
+  }
+
   private static String word(Standing standing) {
     return switch (standing) {
       case UPDATING -> "updating";

@@ -133,7 +133,8 @@ public final class WaitCommand implements Callable<Integer> {
               if (!line.equals(lastLine[0])) {
                 lastLine[0] = line;
                 long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
-                out.printf("[%4ds] %s%n", seconds, line);
+                // The pace moves with every look; a line is printed when the nodes moved.
+                out.printf("[%4ds] %s%s%n", seconds, line, ProgressLine.pace(reading));
                 out.flush();
               }
             },

@@ -166,7 +166,11 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     if (decision.verdict() != null && log.isDebugEnabled()) {
       log.debug("{}/{}: {} {}", ns, name, decision.verdict().phase(), decision.verdict().message());
     }
-    writer.apply(ds, decision.plan(), stallCache);
+    writer.apply(
+        ds,
+        decision.plan(),
+        stallCache,
+        stall -> states.computeIfPresent(id, (k, s) -> s.unannounced(stall)));
     Instant next = decision.plan().next();
     if (decision.plan().rollback() != null) {
       var outcome = autoRollback.perform(ds, decision.plan().rollback(), now);

@@ -28,6 +28,18 @@ final class PlanWriter {
 
   void apply(
       DaemonSet ds, RolloutPlan plan, InformerEventSource<RolloutStall, DaemonSet> stallCache) {
+    apply(ds, plan, stallCache, name -> {});
+  }
+
+  /**
+   * Performs {@code plan}; {@code unannounced} hears each new stall whose write failed with its
+   * outcome unknown ({@link StallWrites#apply}).
+   */
+  void apply(
+      DaemonSet ds,
+      RolloutPlan plan,
+      InformerEventSource<RolloutStall, DaemonSet> stallCache,
+      java.util.function.Consumer<String> unannounced) {
     for (LogLine line : plan.log()) {
       switch (line.level()) {
         case DEBUG -> log.debug(line.message());
@@ -36,7 +48,7 @@ final class PlanWriter {
       }
     }
     if (!plan.stalls().changes().isEmpty()) {
-      writes.apply(ds, plan.stalls(), stallCache);
+      writes.apply(ds, plan.stalls(), stallCache, unannounced);
     }
     for (Notice n : plan.events()) {
       if (n.warning()) {
@@ -49,7 +61,7 @@ final class PlanWriter {
     String name = ds.getMetadata().getName();
     if (plan.metrics() != null) {
       var m = plan.metrics();
-      metrics.observe(ns, name, m.split(), m.active(), m.routing());
+      metrics.observe(ns, name, m.split(), m.active(), m.routing(), m.pace());
     }
     if (plan.countRollback()) {
       metrics.countRollback(ns, name);

@@ -194,6 +194,8 @@ public final class RolloutDecider {
             now,
             withheld,
             o.nodes());
+    stallPlan = announcing(stallPlan, state.unannounced());
+    state = state.withUnannounced(Set.of());
     List<Notice> events = new ArrayList<>();
     if (withheld != null && stallPlan.active() != null && isNew(withheld, stallPlan, o.stalls())) {
       log.add(LogLine.info(key + ": " + withheld));
@@ -203,7 +205,8 @@ public final class RolloutDecider {
         new RolloutPlan.Metrics(
             verdict.split(),
             activeStall(verdict, stallPlan.active()),
-            routing.tags(o.ds().getMetadata().getLabels()));
+            routing.tags(o.ds().getMetadata().getLabels()),
+            verdict.pace());
 
     // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
     RollbackDecision rollback = null;
@@ -394,6 +397,33 @@ public final class RolloutDecider {
         LogLine.info(
             key + ": still stalled " + CONFIRMATION.toSeconds() + " s later: recording it"));
     return null;
+  }
+
+  /**
+   * The plan, announcing its active stall when an earlier reconcile's first write of it failed with
+   * its outcome unknown ({@code pending}) and this plan does not announce it itself: the write may
+   * have landed (a status PUT whose answer a GOAWAY or a dropped connection took), and then the
+   * stall is found Active here without its {@code RolloutStalled} Event ever sent.
+   */
+  private static StallPlan announcing(StallPlan plan, Set<String> pending) {
+    RolloutStall active = plan.active();
+    if (pending.isEmpty() || active == null) {
+      return plan;
+    }
+    String name = active.getMetadata().getName();
+    if (!pending.contains(name)
+        || plan.changes().stream()
+            .anyMatch(
+                c ->
+                    c.transition() == StallTransition.STALLED
+                        && c.stall().getMetadata().getName().equals(name))) {
+      return plan;
+    }
+    List<StallPlan.Change> changes = new ArrayList<>(plan.changes());
+    changes.add(
+        new StallPlan.Change(
+            StallPlan.Kind.ANNOUNCE, active, active.getStatus(), StallTransition.STALLED, null));
+    return new StallPlan(changes, active, plan.nextExpiry(), plan.cause());
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.rollback.RollbackDecision;
+import dev.stallwatch.rollout.Pace;
 import dev.stallwatch.rollout.RevisionNodes;
 import io.micrometer.core.instrument.Tag;
 import java.time.Instant;
@@ -91,6 +92,9 @@ public record RolloutPlan(
     }
   }
 
-  /** The DaemonSet's series: which nodes run which revision, its active stall, routing labels. */
-  public record Metrics(RevisionNodes split, StallMetrics.ActiveStall active, List<Tag> routing) {}
+  /**
+   * The DaemonSet's series: which nodes run which revision, its active stall, routing labels, pace.
+   */
+  public record Metrics(
+      RevisionNodes split, StallMetrics.ActiveStall active, List<Tag> routing, Pace pace) {}
 }

@@ -26,6 +26,8 @@ import java.util.Map;
  * @param failedCreates the controller's FailedCreate Events as last listed, or null
  * @param refusal the auto-rollback last refused, or null
  * @param ownRollbacks the rollbacks this operator did (its caches may not show them yet)
+ * @param unannounced RolloutStalls whose first write failed with its outcome unknown: announced by
+ *     the next plan that finds them Active without announcing them itself
  */
 public record RolloutState(
     StallMemory memory,
@@ -34,14 +36,16 @@ public record RolloutState(
     Confirming confirming,
     Listed failedCreates,
     Refusal refusal,
-    List<RollbackRecord> ownRollbacks) {
+    List<RollbackRecord> ownRollbacks,
+    java.util.Set<String> unannounced) {
 
   /** A DaemonSet seen for the first time. */
   public static final RolloutState NEW =
-      new RolloutState(null, null, null, null, null, null, List.of());
+      new RolloutState(null, null, null, null, null, null, List.of(), java.util.Set.of());
 
   public RolloutState {
     ownRollbacks = List.copyOf(ownRollbacks);
+    unannounced = unannounced == null ? java.util.Set.of() : java.util.Set.copyOf(unannounced);
   }
 
   /** A stall being confirmed: of which revision, since when. */
@@ -86,32 +90,51 @@ public record RolloutState(
         confirming,
         failedCreates,
         refusal,
-        ownRollbacks);
+        ownRollbacks,
+        unannounced);
   }
 
   RolloutState withInvalid(String i) {
-    return new RolloutState(memory, i, lagSince, confirming, failedCreates, refusal, ownRollbacks);
+    return new RolloutState(
+        memory, i, lagSince, confirming, failedCreates, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withLagSince(Instant l) {
-    return new RolloutState(memory, invalid, l, confirming, failedCreates, refusal, ownRollbacks);
+    return new RolloutState(
+        memory, invalid, l, confirming, failedCreates, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withConfirming(Confirming c) {
-    return new RolloutState(memory, invalid, lagSince, c, failedCreates, refusal, ownRollbacks);
+    return new RolloutState(
+        memory, invalid, lagSince, c, failedCreates, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withFailedCreates(Listed f) {
-    return new RolloutState(memory, invalid, lagSince, confirming, f, refusal, ownRollbacks);
+    return new RolloutState(
+        memory, invalid, lagSince, confirming, f, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withRefusal(Refusal r) {
-    return new RolloutState(memory, invalid, lagSince, confirming, failedCreates, r, ownRollbacks);
+    return new RolloutState(
+        memory, invalid, lagSince, confirming, failedCreates, r, ownRollbacks, unannounced);
+  }
+
+  RolloutState withUnannounced(java.util.Set<String> names) {
+    return new RolloutState(
+        memory, invalid, lagSince, confirming, failedCreates, refusal, ownRollbacks, names);
+  }
+
+  /** With {@code stall} unannounced as well. */
+  RolloutState unannounced(String stall) {
+    var names = new java.util.HashSet<>(unannounced);
+    names.add(stall);
+    return withUnannounced(names);
   }
 
   RolloutState withRollback(RollbackRecord done) {
     List<RollbackRecord> all = new ArrayList<>(ownRollbacks);
     all.add(done);
-    return new RolloutState(memory, invalid, lagSince, confirming, failedCreates, null, all);
+    return new RolloutState(
+        memory, invalid, lagSince, confirming, failedCreates, null, all, unannounced);
   }
 }

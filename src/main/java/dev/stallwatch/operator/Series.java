@@ -36,6 +36,18 @@ public enum Series {
       "namespace",
       "daemonset",
       "revision"),
+  ROLLOUT_REMAINING_NODES(
+      "stallwatch.rollout.remaining.nodes",
+      Kind.GAUGE,
+      "Desired nodes whose pod of the new revision is not available yet",
+      "namespace",
+      "daemonset"),
+  ROLLOUT_ETA(
+      "stallwatch.rollout.eta.seconds",
+      Kind.GAUGE,
+      "Time left at the pace of the last 10 minutes, while the rollout progresses and it is known",
+      "namespace",
+      "daemonset"),
   STALLS(
       "stallwatch.stalls",
       Kind.COUNTER,

@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.NodeRow;
+import dev.stallwatch.rollout.Pace;
 import dev.stallwatch.rollout.RevisionNodes;
 import dev.stallwatch.rollout.Suspect;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
@@ -93,11 +94,26 @@ public final class StallMetrics {
       RevisionNodes split,
       ActiveStall stall,
       List<Tag> routing) {
+    observe(namespace, daemonSet, split, stall, routing, Pace.UNKNOWN);
+  }
+
+  /**
+   * As above, with the rollout's {@link Pace}: {@code stallwatch_rollout_remaining_nodes} always,
+   * {@code stallwatch_rollout_eta_seconds} only while the time left is known.
+   */
+  public void observe(
+      String namespace,
+      String daemonSet,
+      RevisionNodes split,
+      ActiveStall stall,
+      List<Tag> routing,
+      Pace pace) {
     DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
             key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
     synchronized (series) {
       series.update(split, stall, routing);
+      series.pace(pace);
     }
   }
 
@@ -200,6 +216,10 @@ public final class StallMetrics {
     List<Tag> routing = List.of();
     double stalledNodes;
     double startedSeconds;
+    double remaining;
+    double etaSeconds;
+    Meter remainingGauge;
+    Meter etaGauge;
 
     DaemonSetSeries(String namespace, String daemonSet) {
       this.tags = Tags.of("namespace", namespace, "daemonset", daemonSet);
@@ -255,6 +275,38 @@ public final class StallMetrics {
       }
     }
 
+    void pace(Pace pace) {
+      remaining = pace.remaining();
+      if (remainingGauge == null) {
+        remainingGauge =
+            Gauge.builder(Series.ROLLOUT_REMAINING_NODES.meter(), this, s -> s.remaining)
+                .description(Series.ROLLOUT_REMAINING_NODES.help())
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
+      }
+      if (pace.eta() == null) {
+        removeEta();
+        return;
+      }
+      etaSeconds = pace.eta().toSeconds();
+      if (etaGauge == null) {
+        etaGauge =
+            Gauge.builder(Series.ROLLOUT_ETA.meter(), this, s -> s.etaSeconds)
+                .description(Series.ROLLOUT_ETA.help())
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
+      }
+    }
+
+    private void removeEta() {
+      if (etaGauge != null) {
+        registry.remove(etaGauge);
+        etaGauge = null;
+      }
+    }
+
     void removeStallGauges() {
       stallGauges.forEach(registry::remove);
       stallGauges.clear();
@@ -265,6 +317,11 @@ public final class StallMetrics {
 
     void removeAll() {
       removeStallGauges();
+      removeEta();
+      if (remainingGauge != null) {
+        registry.remove(remainingGauge);
+        remainingGauge = null;
+      }
       nodeGauges.forEach(registry::remove);
       nodeGauges.clear();
       counters.forEach(registry::remove);

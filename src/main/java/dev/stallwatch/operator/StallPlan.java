@@ -25,7 +25,12 @@ public record StallPlan(
   public enum Kind {
     CREATE,
     UPDATE_STATUS,
-    DELETE
+    DELETE,
+    /**
+     * No write: the stall's Event (and counter) only, for a stall whose status write landed while
+     * its answer was lost (the operator could not tell, so it did not announce it then).
+     */
+    ANNOUNCE
   }
 
   /**

@@ -59,51 +59,82 @@ final class StallWrites {
   }
 
   void apply(DaemonSet ds, StallPlan plan, InformerEventSource<RolloutStall, DaemonSet> cache) {
+    apply(ds, plan, cache, name -> {});
+  }
+
+  /**
+   * Performs the plan's changes in order. When the write of a stall that starts ({@link
+   * StallTransition#STALLED}) fails, its outcome is unknown (a status write may have landed with
+   * its answer lost): {@code unannounced} hears the stall's name before the failure is thrown, so
+   * that the next reconcile can still announce it ({@link StallPlan.Kind#ANNOUNCE}).
+   */
+  void apply(
+      DaemonSet ds,
+      StallPlan plan,
+      InformerEventSource<RolloutStall, DaemonSet> cache,
+      java.util.function.Consumer<String> unannounced) {
     for (Change change : plan.changes()) {
-      RolloutStall stall = change.stall();
-      ResourceID id = ResourceID.fromResource(stall);
-      switch (change.kind()) {
-        case CREATE -> {
-          RolloutStall body = new RolloutStall();
-          body.setMetadata(
-              withRoutingLabels(stall.getMetadata(), ds.getMetadata().getLabels(), routing));
-          body.setSpec(stall.getSpec());
-          RolloutStall created = createdOrFound(body);
-          // Until the status lands the stall exists without one, and its ADD event may reach the
-          // informer first. A reconcile must never read that half-written stall: it takes it for
-          // a stall that starts over (new condition time, a second Stalled event) and, status
-          // writes carrying no resourceVersion check on some servers, overwrites the real status.
-          // So the cache holds the bare object, then moves on to the version with its status.
-          cache.handleRecentResourceCreate(id, created);
-          created.setStatus(stall.getStatus());
-          RolloutStall written = statusWritten(created);
-          cache.handleRecentResourceUpdate(id, written, created);
-          log.info("created RolloutStall {}/{}", id.getNamespace().orElse(""), id.getName());
+      try {
+        write(ds, change, cache);
+      } catch (RuntimeException e) {
+        if (change.transition() == StallTransition.STALLED) {
+          unannounced.accept(change.stall().getMetadata().getName());
         }
-        case UPDATE_STATUS -> {
-          if (StallRecord.vandalised(change.previous())) {
-            var was = change.previous();
-            log.warn(
-                "RolloutStall {}/{}: status edited by hand (phase {}, stalledSince {},"
-                    + " stalledNodeCount {}); rewritten from the current verdict",
-                id.getNamespace().orElse(""),
-                id.getName(),
-                quoted(was.phase()),
-                quoted(was.stalledSince()),
-                was.stalledNodeCount());
-          }
-          RolloutStall written = statusWritten(stall);
-          cache.handleRecentResourceUpdate(id, written, stall);
-        }
-        case DELETE -> {
-          client.resource(stall).delete();
-          log.info(
-              "deleted RolloutStall {}/{} (resolved longer than the TTL)",
-              id.getNamespace().orElse(""),
-              id.getName());
-        }
+        throw e;
       }
       announce(ds, change, plan.cause());
+    }
+  }
+
+  private void write(
+      DaemonSet ds, Change change, InformerEventSource<RolloutStall, DaemonSet> cache) {
+    RolloutStall stall = change.stall();
+    ResourceID id = ResourceID.fromResource(stall);
+    switch (change.kind()) {
+      case CREATE -> {
+        RolloutStall body = new RolloutStall();
+        body.setMetadata(
+            withRoutingLabels(stall.getMetadata(), ds.getMetadata().getLabels(), routing));
+        body.setSpec(stall.getSpec());
+        RolloutStall created = createdOrFound(body);
+        // Until the status lands the stall exists without one, and its ADD event may reach the
+        // informer first. A reconcile must never read that half-written stall: it takes it for
+        // a stall that starts over (new condition time, a second Stalled event) and, status
+        // writes carrying no resourceVersion check on some servers, overwrites the real status.
+        // So the cache holds the bare object, then moves on to the version with its status.
+        cache.handleRecentResourceCreate(id, created);
+        created.setStatus(stall.getStatus());
+        RolloutStall written = statusWritten(created);
+        cache.handleRecentResourceUpdate(id, written, created);
+        log.info("created RolloutStall {}/{}", id.getNamespace().orElse(""), id.getName());
+      }
+      case UPDATE_STATUS -> {
+        if (StallRecord.vandalised(change.previous())) {
+          var was = change.previous();
+          log.warn(
+              "RolloutStall {}/{}: status edited by hand (phase {}, stalledSince {},"
+                  + " stalledNodeCount {}); rewritten from the current verdict",
+              id.getNamespace().orElse(""),
+              id.getName(),
+              quoted(was.phase()),
+              quoted(was.stalledSince()),
+              was.stalledNodeCount());
+        }
+        RolloutStall written = statusWritten(stall);
+        cache.handleRecentResourceUpdate(id, written, stall);
+      }
+      case DELETE -> {
+        client.resource(stall).delete();
+        log.info(
+            "deleted RolloutStall {}/{} (resolved longer than the TTL)",
+            id.getNamespace().orElse(""),
+            id.getName());
+      }
+      case ANNOUNCE ->
+          log.info(
+              "RolloutStall {}/{}: its status write's answer was lost; announcing it now",
+              id.getNamespace().orElse(""),
+              id.getName());
     }
   }
 

@@ -88,6 +88,11 @@ public final class JsonReport {
       splitNode.put(r.label(), split.count(r));
     }
     o.put("nextCheck", time(v.nextCheck()));
+    // Nodes per minute over the last 10 minutes, nodes left, seconds left: null when unknown.
+    var pace = v.pace();
+    o.put("pace", pace.perMinute() == null ? null : Math.round(pace.perMinute() * 100) / 100.0);
+    o.put("remaining", pace.remaining());
+    o.put("eta", pace.eta() == null ? null : pace.eta().toSeconds());
     ArrayNode nodes = o.putArray("nodes");
     v.nodes().forEach(row -> nodes.add(node(row)));
     return o;

@@ -121,6 +121,9 @@ public final class TableReport {
               WIDTH,
               MESSAGE_LINES));
     }
+    if (v.phase() == dev.stallwatch.rollout.Phase.Progressing) {
+      out.add(TextTable.cut(INDENT + "pace: " + v.pace().describe(), WIDTH, TextTable.Cut.END));
+    }
     out.add(revisionLine("old", v.oldRevision()));
     out.add(revisionLine("new", v.newRevision()));
     if (v.newRevision() != null && v.newRevision().revision() == null) {

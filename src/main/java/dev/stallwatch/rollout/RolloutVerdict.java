@@ -25,6 +25,7 @@ import java.util.List;
  *     read"}); empty with {@link Evidence#Full}
  * @param suspect would rolling back help? That of the earliest stalled node; null unless stalled
  * @param suspectReason why, finishing "rollback would help: yes, because …"; null unless stalled
+ * @param pace nodes left, and while the rollout is {@link Phase#Progressing} its pace and time left
  */
 public record RolloutVerdict(
     ObjectRef daemonSet,
@@ -47,13 +48,63 @@ public record RolloutVerdict(
     Evidence evidence,
     List<String> missing,
     Suspect suspect,
-    String suspectReason) {
+    String suspectReason,
+    Pace pace) {
 
   public RolloutVerdict {
+    pace = pace == null ? Pace.UNKNOWN : pace;
     stalledNodes = stalledNodes == null ? List.of() : List.copyOf(stalledNodes);
     nodes = nodes == null ? List.of() : List.copyOf(nodes);
     evidence = evidence == null ? Evidence.Full : evidence;
     missing = missing == null ? List.of() : List.copyOf(missing);
+  }
+
+  /** A verdict without pace (built by hand: tests, fixtures). */
+  public RolloutVerdict(
+      ObjectRef daemonSet,
+      Phase phase,
+      Cause cause,
+      String reason,
+      String message,
+      List<String> stalledNodes,
+      Instant stalledSince,
+      RevisionSummary oldRevision,
+      RevisionSummary newRevision,
+      Counts counts,
+      Counts reported,
+      Long observedGeneration,
+      long generation,
+      int maxUnavailable,
+      int maxSurge,
+      List<NodeRow> nodes,
+      Instant nextCheck,
+      Evidence evidence,
+      List<String> missing,
+      Suspect suspect,
+      String suspectReason) {
+    this(
+        daemonSet,
+        phase,
+        cause,
+        reason,
+        message,
+        stalledNodes,
+        stalledSince,
+        oldRevision,
+        newRevision,
+        counts,
+        reported,
+        observedGeneration,
+        generation,
+        maxUnavailable,
+        maxSurge,
+        nodes,
+        nextCheck,
+        evidence,
+        missing,
+        suspect,
+        suspectReason,
+        Pace.UNKNOWN);
   }
 
   /** A verdict on full evidence. */

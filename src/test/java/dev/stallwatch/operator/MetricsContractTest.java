@@ -41,7 +41,8 @@ class MetricsContractTest {
         "toolkit",
         StallMetricsTest.split(2, 0, 1),
         new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.NewRevision, 1, Instant.EPOCH),
-        List.of(Tag.of("label_team", "gpu-platform")));
+        List.of(Tag.of("label_team", "gpu-platform")),
+        new dev.stallwatch.rollout.Pace(2.0, 4, java.time.Duration.ofMinutes(2)));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
     metrics.countRollback("gpu", "toolkit");
     metrics.reconciled(2_000_000, 1_000_000);

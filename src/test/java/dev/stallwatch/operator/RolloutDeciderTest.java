@@ -404,4 +404,53 @@ class RolloutDeciderTest {
                 + " RolloutStall(s)");
     assertThat(decider.deleted("ns/none", Set.of()).log()).isEmpty();
   }
+
+  /**
+   * The first write of a stall failed with its outcome unknown (its status PUT landed, the answer
+   * was lost): the next look finds it Active and announces it, once.
+   */
+  @Test
+  void aStallWhoseFirstWriteWasNotConfirmedIsAnnouncedWhenFoundActive() {
+    Decision first = decider.decide(SEED.seen(), RolloutState.NEW, NOW);
+    RolloutStall landed = first.plan().stalls().active();
+    String name = landed.getMetadata().getName();
+    RolloutState failed = first.state().unannounced(name);
+
+    Decision next = decider.decide(SEED.seen(landed), failed, NOW.plusSeconds(5));
+
+    assertThat(next.plan().stalls().changes())
+        .filteredOn(c -> c.transition() == StallTransition.STALLED)
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.kind()).isEqualTo(Kind.ANNOUNCE);
+              assertThat(c.stall().getMetadata().getName()).isEqualTo(name);
+            });
+    assertThat(next.plan().stalls().cause()).isEqualTo(Cause.ImagePull);
+    assertThat(next.state().unannounced()).isEmpty();
+    // Announced: the look after says nothing more.
+    assertThat(
+            decider
+                .decide(SEED.seen(landed), next.state(), NOW.plusSeconds(6))
+                .plan()
+                .stalls()
+                .changes())
+        .noneMatch(c -> c.transition() == StallTransition.STALLED);
+  }
+
+  /** The write did not land: the stall is created (and announced) again, not announced twice. */
+  @Test
+  void aStallWhoseFirstWriteDidNotLandIsCreatedAndAnnouncedOnce() {
+    Decision first = decider.decide(SEED.seen(), RolloutState.NEW, NOW);
+    String name = first.plan().stalls().active().getMetadata().getName();
+
+    Decision next =
+        decider.decide(SEED.seen(), first.state().unannounced(name), NOW.plusSeconds(5));
+
+    assertThat(next.plan().stalls().changes())
+        .filteredOn(c -> c.transition() == StallTransition.STALLED)
+        .singleElement()
+        .satisfies(c -> assertThat(c.kind()).isEqualTo(Kind.CREATE));
+    assertThat(next.state().unannounced()).isEmpty();
+  }
 }

@@ -55,6 +55,28 @@ class StallMetricsTest {
   }
 
   @Test
+  void nodesLeftAlwaysTimeLeftOnlyWhileKnownAndNeitherOnceTheDaemonSetIsGone() {
+    var moving = new dev.stallwatch.rollout.Pace(2.0, 4, java.time.Duration.ofSeconds(120));
+    metrics.observe("gpu", "toolkit", split(2, 1, 0), null, java.util.List.of(), moving);
+    assertThat(registry.scrape())
+        .contains("stallwatch_rollout_remaining_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 4.0")
+        .contains("stallwatch_rollout_eta_seconds{daemonset=\"toolkit\",namespace=\"gpu\"} 120.0");
+
+    var unknown = new dev.stallwatch.rollout.Pace(null, 3, null);
+    metrics.observe("gpu", "toolkit", split(1, 2, 0), null, java.util.List.of(), unknown);
+    assertThat(registry.scrape())
+        .contains("stallwatch_rollout_remaining_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 3.0")
+        .doesNotContain("stallwatch_rollout_eta_seconds{");
+
+    metrics.observe("gpu", "toolkit", split(1, 2, 0), null, java.util.List.of(), moving);
+    assertThat(registry.scrape()).contains("stallwatch_rollout_eta_seconds{");
+    metrics.forget("gpu", "toolkit");
+    assertThat(registry.scrape())
+        .doesNotContain("stallwatch_rollout_remaining_nodes{")
+        .doesNotContain("stallwatch_rollout_eta_seconds{");
+  }
+
+  @Test
   void theCachedPodsOfANamespaceAreReadAtEachScrape() {
     int[] held = {3};
     metrics.cachedPods("team-a", ns -> "team-a".equals(ns) ? held[0] : -1);

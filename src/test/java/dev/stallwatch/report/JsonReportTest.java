@@ -35,7 +35,10 @@ class JsonReportTest {
             "counts",
             "nodes",
             "evidence",
-            "missing");
+            "missing",
+            "pace",
+            "remaining",
+            "eta");
     assertThat(ds.get("phase").asText()).isEqualTo("Stalled");
     assertThat(ds.get("evidence").asText()).isEqualTo("Full");
     assertThat(ds.get("missing")).isEmpty();
@@ -61,6 +64,32 @@ class JsonReportTest {
     assertThat(waiting.get("cause").isNull()).isTrue();
     assertThat(waiting.get("reason").isNull()).isTrue();
     assertThat(waiting.get("since").isNull()).isTrue();
+  }
+
+  @Test
+  void pace_remaining_and_eta_are_numbers_or_null_when_unknown() throws Exception {
+    var known = new dev.stallwatch.rollout.Pace(2.0 / 3, 3, java.time.Duration.ofSeconds(270));
+    var seed = SeedVerdicts.Report.stalledOnImagePull();
+    JsonNode moving =
+        JSON.readTree(JsonReport.render(NOW, List.of(SeedVerdicts.withPace(seed, known))))
+            .get("daemonSets")
+            .get(0);
+    assertThat(moving.get("pace").asDouble()).isEqualTo(0.67);
+    assertThat(moving.get("remaining").asInt()).isEqualTo(3);
+    assertThat(moving.get("eta").asLong()).isEqualTo(270);
+
+    JsonNode unknown =
+        JSON.readTree(
+                JsonReport.render(
+                    NOW,
+                    List.of(
+                        SeedVerdicts.withPace(
+                            seed, new dev.stallwatch.rollout.Pace(null, 5, null)))))
+            .get("daemonSets")
+            .get(0);
+    assertThat(unknown.get("pace").isNull()).isTrue();
+    assertThat(unknown.get("remaining").asInt()).isEqualTo(5);
+    assertThat(unknown.get("eta").isNull()).isTrue();
   }
 
   @Test

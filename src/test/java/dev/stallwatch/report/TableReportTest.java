@@ -237,4 +237,41 @@ class TableReportTest {
     assertThat(String.join("\n", TableReport.lines(NOW, List.of(partial))))
         .contains("evidence: Partial — node node-b could not be read");
   }
+
+  @Test
+  void aProgressingRolloutSaysItsPaceAStalledOneDoesNot() {
+    var pace = new dev.stallwatch.rollout.Pace(2.0 / 3, 3, java.time.Duration.ofSeconds(270));
+    var stalled = SeedVerdicts.Report.stalledOnImagePull();
+    var moving =
+        new dev.stallwatch.rollout.RolloutVerdict(
+            stalled.daemonSet(),
+            dev.stallwatch.rollout.Phase.Progressing,
+            null,
+            "RollingUpdate",
+            "3 of 6 nodes updated",
+            List.of(),
+            null,
+            stalled.oldRevision(),
+            stalled.newRevision(),
+            stalled.counts(),
+            stalled.reported(),
+            stalled.observedGeneration(),
+            stalled.generation(),
+            1,
+            0,
+            List.of(),
+            null,
+            stalled.evidence(),
+            List.of(),
+            null,
+            null,
+            pace);
+
+    assertThat(TableReport.render(SeedVerdicts.Report.NOW, List.of(moving)))
+        .contains("\n  pace: 0.67 nodes/min over the last 10m, 3 nodes left, about 4m30s to go\n");
+    assertThat(
+            TableReport.render(
+                SeedVerdicts.Report.NOW, List.of(SeedVerdicts.withPace(stalled, pace))))
+        .doesNotContain("pace:");
+  }
 }

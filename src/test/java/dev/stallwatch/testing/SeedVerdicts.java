@@ -295,4 +295,32 @@ public final class SeedVerdicts {
       return SeedVerdicts.row(node, revision, node + "-pod", List.of(), standing);
     }
   }
+
+  /** {@code v} with {@code pace} (the hand-written verdicts have none). */
+  public static dev.stallwatch.rollout.RolloutVerdict withPace(
+      dev.stallwatch.rollout.RolloutVerdict v, dev.stallwatch.rollout.Pace pace) {
+    return new dev.stallwatch.rollout.RolloutVerdict(
+        v.daemonSet(),
+        v.phase(),
+        v.cause(),
+        v.reason(),
+        v.message(),
+        v.stalledNodes(),
+        v.stalledSince(),
+        v.oldRevision(),
+        v.newRevision(),
+        v.counts(),
+        v.reported(),
+        v.observedGeneration(),
+        v.generation(),
+        v.maxUnavailable(),
+        v.maxSurge(),
+        v.nodes(),
+        v.nextCheck(),
+        v.evidence(),
+        v.missing(),
+        v.suspect(),
+        v.suspectReason(),
+        pace);
+  }
 }
