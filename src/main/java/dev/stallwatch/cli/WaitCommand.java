@@ -294,7 +294,13 @@ public final class WaitCommand implements Callable<Integer> {
       // The stall is of the revision before the last edit, not a verdict on this rollout.
       where = ": " + ProgressLine.of(outcome.lastReading());
     } else {
-      where = ": rollout " + v.phase() + ", " + ProgressLine.of(outcome.lastReading());
+      // Slow but moving, or stopped short of stall-after: the pace and time left say which.
+      where =
+          ": rollout "
+              + v.phase()
+              + ", "
+              + ProgressLine.of(outcome.lastReading())
+              + ProgressLine.pace(outcome.lastReading());
     }
     out.println("timed out after " + Durations.compact(timeout) + where);
     if (v != null) {

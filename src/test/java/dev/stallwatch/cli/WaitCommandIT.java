@@ -331,7 +331,8 @@ class WaitCommandIT {
     assertThat(run.out())
         .contains(
             "timed out after 2s: rollout Progressing, 0/3 nodes updated;"
-                + " node gpu-node-1 updating (ErrImagePull)")
+                + " node gpu-node-1 updating (ErrImagePull); pace unknown until 2 nodes of the"
+                + " new revision are available, 3 nodes left")
         .contains("gpu-node-2", "gpu-node-3");
   }
 

@@ -60,6 +60,7 @@ class PaceRealClusterIT {
         if (quarterAt < 0 && m.find() && Integer.parseInt(m.group(2)) >= NODES / 4) {
           quarterAt = Integer.parseInt(m.group(1));
           etaAtQuarter = seconds(m.group(4));
+          System.out.println("pace: at a quarter wait printed: " + line);
         }
       }
       assertThat(quarterAt)
