@@ -102,7 +102,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
   @Override
   public UpdateControl<DaemonSet> reconcile(DaemonSet ds, Context<DaemonSet> context) {
     long started = System.nanoTime();
-    long cpuStarted = threadCpuNanos();
+    long cpuStarted = StallMetrics.threadCpuNanos();
     try {
       return observe(ds, context);
     } catch (RuntimeException e) {
@@ -122,18 +122,10 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
       return UpdateControl.<DaemonSet>noUpdate()
           .rescheduleAfter(trouble.outage() ? OUTAGE_RETRY : CONFLICT_RETRY);
     } finally {
-      long cpu = threadCpuNanos();
+      long cpu = StallMetrics.threadCpuNanos();
       metrics.reconciled(
           System.nanoTime() - started, cpu < 0 || cpuStarted < 0 ? -1 : cpu - cpuStarted);
     }
-  }
-
-  private static final java.lang.management.ThreadMXBean THREADS =
-      java.lang.management.ManagementFactory.getThreadMXBean();
-
-  /** This thread's CPU time so far, or -1 where the JVM does not measure it. */
-  private static long threadCpuNanos() {
-    return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
   }
 
   private UpdateControl<DaemonSet> observe(DaemonSet ds, Context<DaemonSet> context) {
@@ -162,7 +154,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     } catch (InvalidObjectException e) {
       decision = decider.invalid(ds, e.getMessage(), state);
     }
-    states.put(id, decision.state());
+    remember(id, decision.state());
     if (decision.verdict() != null && log.isDebugEnabled()) {
       log.debug("{}/{}: {} {}", ns, name, decision.verdict().phase(), decision.verdict().message());
     }
@@ -175,11 +167,20 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     if (decision.plan().rollback() != null) {
       var outcome = autoRollback.perform(ds, decision.plan().rollback(), now);
       var after = decider.afterRollback(ds, decision.verdict(), outcome, decision.state(), now);
-      states.put(id, after.state());
+      remember(id, after.state());
       writer.apply(ds, after.plan(), stallCache);
       next = RolloutDecider.earliest(next, after.plan().next());
     }
     return reschedule(now, next);
+  }
+
+  /** Keeps what there is to remember; a DaemonSet with nothing to remember has no record. */
+  private void remember(ResourceID id, RolloutState state) {
+    if (state.equals(RolloutState.NEW)) {
+      states.remove(id);
+    } else {
+      states.put(id, state);
+    }
   }
 
   private UpdateControl<DaemonSet> reschedule(Instant now, Instant next) {

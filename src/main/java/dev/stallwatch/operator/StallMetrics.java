@@ -67,6 +67,14 @@ public final class StallMetrics {
     }
   }
 
+  private static final java.lang.management.ThreadMXBean THREADS =
+      java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /** This thread's CPU time so far, or -1 where the JVM does not measure it. */
+  static long threadCpuNanos() {
+    return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
+  }
+
   /** An active stall as the gauges show it. */
   public record ActiveStall(Cause cause, Suspect suspect, int nodes, Instant since) {
     public ActiveStall {

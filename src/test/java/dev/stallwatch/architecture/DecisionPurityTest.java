@@ -54,6 +54,23 @@ class DecisionPurityTest {
         .check(ProductionClasses.get());
   }
 
+  /** The reconciler remembers one record per DaemonSet, in one map: nothing else by DaemonSet. */
+  @Test
+  void theReconcilerKeepsOneMapOfRolloutStates() {
+    var reconciler =
+        ProductionClasses.get().get("dev.stallwatch.operator.DaemonSetRolloutReconciler");
+    var maps =
+        reconciler.getFields().stream()
+            .filter(f -> f.getRawType().isAssignableTo(java.util.Map.class))
+            .toList();
+    org.assertj.core.api.Assertions.assertThat(maps)
+        .singleElement()
+        .satisfies(
+            f ->
+                org.assertj.core.api.Assertions.assertThat(f.getType().getName())
+                    .contains("RolloutState"));
+  }
+
   /** The classes and their nested records. */
   private static String names() {
     return "(" + String.join("|", DECISION).replace(".", "\\.") + ")(\\$.*)?";
