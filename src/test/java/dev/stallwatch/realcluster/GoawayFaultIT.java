@@ -3,17 +3,11 @@ package dev.stallwatch.realcluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.crd.RolloutStall;
-import dev.stallwatch.crd.StallName;
 import dev.stallwatch.deploy.NativeHelm;
-import dev.stallwatch.operator.StallEvents;
-import dev.stallwatch.rollout.MetadataKeys;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -53,9 +47,6 @@ class GoawayFaultIT {
     }
   }
 
-  /** One broken revision of one DaemonSet, and when it was fixed. */
-  private record Broken(String daemonSet, String revision, Instant brokenAt) {}
-
   @Test
   void routineGoawaysLoseDuplicateAndInventNoStall() {
     cluster =
@@ -63,19 +54,12 @@ class GoawayFaultIT {
             "goaway", Map.of("STALLWATCH_APISERVER_FLAGS", "--goaway-chance=0.02"));
     operator = OperatorProcess.asChartServiceAccount(cluster, "goaway-operator");
     FaultBed seed = FaultBed.stallInProgress(cluster, "goaway-seed");
-    Scenario churn = Scenario.create(cluster, "goaway-churn", 3, 0);
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < DAEMONSETS; i++) {
-      String name = String.format("agent-%02d", i);
-      names.add(name);
-      Scenario.createOnce(cluster, churn.newDaemonSet(name, "example.com/agent:v0").build());
-    }
-    names.forEach(churn::awaitComplete);
+    Churn churn = new Churn(cluster, Scenario.create(cluster, "goaway-churn", 3, 0), DAEMONSETS);
+    List<String> names = churn.names();
     int logged = operator.output().split("\n", -1).length;
 
     // Round robin: each DaemonSet broken, then fixed BROKEN_FOR later, again and again.
-    List<Broken> broken = new ArrayList<>();
-    Map<String, Broken> open = new TreeMap<>();
+    Map<String, Churn.Broken> open = churn.open();
     Instant end = Instant.now().plus(CHURN);
     int version = 0;
     while (Instant.now().isBefore(end)) {
@@ -91,15 +75,11 @@ class GoawayFaultIT {
                           .anyMatch(b -> Instant.now().isAfter(b.brokenAt().plus(BROKEN_FOR))));
       for (String name : names) {
         version++;
-        Broken standing = open.get(name);
+        Churn.Broken standing = open.get(name);
         if (standing != null && Instant.now().isAfter(standing.brokenAt().plus(BROKEN_FOR))) {
-          FaultBed.setImage(cluster, churn, name, "example.com/agent:v" + version);
-          open.remove(name);
+          churn.fix(name, version);
         } else if (standing == null) {
-          FaultBed.setImage(cluster, churn, name, Scenario.UNPULLABLE + "agent:v" + version);
-          Broken b = new Broken(name, newRevision(churn, name, "agent:v" + version), Instant.now());
-          broken.add(b);
-          open.put(name, b);
+          churn.breakIt(name, version);
         }
         if (!Instant.now().isBefore(end)) {
           break;
@@ -107,33 +87,13 @@ class GoawayFaultIT {
       }
     }
     // Whatever is still broken stands past stall-after: it must be recorded too.
-    for (Broken b : open.values()) {
-      await("the stall of " + b.daemonSet() + " revision " + b.revision())
-          .atMost(Scenario.WAIT)
-          .until(() -> stall(churn, b) != null);
-    }
+    churn.awaitOpenRecorded();
 
     // A stall falling due now: a stuck informer would miss or delay it.
     seed.breakHealthy("v2");
     Duration detection = seed.awaitHealthyStall(Instant.now());
 
-    List<RolloutStall> stalls = churn.stalls();
-    for (Broken b : broken) {
-      assertThat(stall(churn, b))
-          .as("the RolloutStall of %s revision %s", b.daemonSet(), b.revision())
-          .isNotNull();
-    }
-    assertThat(stalls)
-        .as("RolloutStalls of revisions that were never broken")
-        .allMatch(s -> broken.stream().anyMatch(b -> isOf(s, b)));
-    for (String name : names) {
-      long episodes = broken.stream().filter(b -> b.daemonSet().equals(name)).count();
-      int events =
-          churn.events(name, StallEvents.STALLED).stream()
-              .mapToInt(e -> e.getCount() == null ? 1 : e.getCount())
-              .sum();
-      assertThat(events).as("RolloutStalled events of %s", name).isEqualTo((int) episodes);
-    }
+    churn.assertEachBrokenRevisionRecordedOnce();
     seed.assertIntact();
     seed.assertHealthyStalledOnce();
     assertThat(detection)
@@ -154,38 +114,12 @@ class GoawayFaultIT {
             + " min of churn: "
             + DAEMONSETS
             + " DaemonSets broken and fixed in turn",
-        broken.size()
+        churn.broken().size()
             + " broken revisions, each one RolloutStall and one Event; none for a healthy one; the"
             + " stall in progress untouched; "
             + warnings.size()
             + " WARN lines",
         ReliabilityReport.seconds(detection) + " to record a stall falling due at the end",
         "0 / 0");
-  }
-
-  private static boolean isOf(RolloutStall s, Broken b) {
-    return b.daemonSet().equals(s.getSpec().daemonSet())
-        && b.revision().equals(s.getSpec().revision());
-  }
-
-  private static RolloutStall stall(Scenario churn, Broken b) {
-    return churn.stalls().stream()
-        .filter(s -> s.getMetadata().getName().equals(StallName.of(b.daemonSet(), b.revision())))
-        .findFirst()
-        .orElse(null);
-  }
-
-  /** The revision hash of the pod the controller creates for {@code image}. */
-  private static String newRevision(Scenario s, String ds, String image) {
-    return await("a pod of " + ds + " on " + image)
-        .atMost(Scenario.WAIT)
-        .until(
-            () ->
-                s.pods(ds).stream()
-                    .filter(p -> p.getSpec().getContainers().get(0).getImage().endsWith(image))
-                    .map(p -> p.getMetadata().getLabels().get(MetadataKeys.REVISION_HASH_LABEL))
-                    .findFirst()
-                    .orElse(null),
-            h -> h != null);
   }
 }
