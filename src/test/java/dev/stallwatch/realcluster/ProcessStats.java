@@ -31,6 +31,25 @@ final class ProcessStats {
     throw new IllegalStateException("no VmRSS for process " + pid);
   }
 
+  /** The process's threads (/proc/PID/status). */
+  static int threads(long pid) {
+    for (String line : read(Path.of("/proc", String.valueOf(pid), "status")).split("\n")) {
+      if (line.startsWith("Threads:")) {
+        return Integer.parseInt(line.replaceAll("\\D+", ""));
+      }
+    }
+    throw new IllegalStateException("no Threads for process " + pid);
+  }
+
+  /** The process's open file descriptors (/proc/PID/fd). */
+  static int openFiles(long pid) {
+    String[] fds = Path.of("/proc", String.valueOf(pid), "fd").toFile().list();
+    if (fds == null) {
+      throw new IllegalStateException("cannot list the file descriptors of process " + pid);
+    }
+    return fds.length;
+  }
+
   /** CPU seconds used so far, user plus system. */
   static double cpuSeconds(long pid) {
     String stat = read(Path.of("/proc", String.valueOf(pid), "stat"));

@@ -1,0 +1,322 @@
+package dev.stallwatch.realcluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.stallwatch.deploy.NativeHelm;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A soak: the operator over a long run of everything a cluster does to it at once — {@value
+ * #DAEMONSETS} DaemonSets changed in turn (every third change an unpullable image, fixed at the
+ * DaemonSet's next turn), a node flapping NotReady for a few seconds now and then, and the API
+ * server killed and restarted every {@link #RESTART_EVERY}. Every few minutes the operator's heap
+ * after a full GC, its RSS, threads and open files are sampled: they must stay flat. At the end
+ * every broken revision has exactly one RolloutStall and one Event and no healthy one has any.
+ *
+ * <p>CI runs {@code PT3M} over 30 nodes; the documented long run is {@code -Dstallwatch.soak=PT2H
+ * -Dstallwatch.soak.nodes=200}, which writes its samples into docs/reliability.md ("Soak").
+ */
+@NativeHelm
+class SoakRealClusterIT {
+  static final Duration SOAK = Duration.parse(System.getProperty("stallwatch.soak", "PT3M"));
+  static final int NODES = Integer.getInteger("stallwatch.soak.nodes", 30);
+  static final int DAEMONSETS = 20;
+  static final boolean LONG = SOAK.compareTo(Duration.ofMinutes(30)) >= 0;
+
+  /** How often one DaemonSet changes (each one every {@value #DAEMONSETS} turns). */
+  static final Duration TURN = LONG ? Duration.ofSeconds(9) : Duration.ofSeconds(4);
+
+  static final Duration RESTART_EVERY = LONG ? Duration.ofMinutes(20) : SOAK.dividedBy(2);
+  static final Duration SAMPLE_EVERY = LONG ? Duration.ofMinutes(5) : Duration.ofMinutes(1);
+  static final Duration FLAP_EVERY = Duration.ofSeconds(30);
+  static final Duration FLAP_FOR = Duration.ofSeconds(3);
+
+  /** What growth counts as flat between the first and the last sample. */
+  static final long HEAP_SLACK = 24L << 20;
+
+  static final int THREAD_SLACK = 10;
+  static final int FILE_SLACK = 20;
+
+  static final Path SAMPLES = RealCluster.PROJECT.resolve("target/soak-samples.md");
+  static final String BEGIN = "<!-- soak:begin (written by SoakRealClusterIT's long run) -->";
+  static final String END = "<!-- soak:end -->";
+
+  private RealCluster cluster;
+  private OperatorProcess operator;
+
+  @AfterEach
+  void stop() {
+    if (operator != null) {
+      operator.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** One look at the operator process. */
+  record Sample(long minute, long heapMiB, long rssMiB, int threads, int openFiles, int stalls) {
+    String row() {
+      return "| %d | %d | %d | %d | %d | %d |"
+          .formatted(minute, heapMiB, rssMiB, threads, openFiles, stalls);
+    }
+  }
+
+  @Test
+  void everythingAtOnceForALongTimeLeavesTheOperatorFlatAndTheRecordRight() {
+    cluster = RealClusterExtension.separate("soak");
+    operator = OperatorProcess.asChartServiceAccount(cluster, "soak-operator");
+    Scenario scenario = Scenario.create(cluster, "soak", NODES, 0);
+    Churn churn = new Churn(cluster, scenario, DAEMONSETS);
+    List<String> names = churn.names();
+    int logged = operator.output().split("\n", -1).length;
+    Instant start = Instant.now();
+    List<Sample> samples = new ArrayList<>();
+    samples.add(sample(start, churn));
+
+    Instant end = start.plus(SOAK);
+    Instant nextRestart = start.plus(RESTART_EVERY);
+    Instant nextSample = start.plus(SAMPLE_EVERY);
+    Instant nextFlap = start.plus(FLAP_EVERY);
+    int restarts = 0;
+    int flaps = 0;
+    int version = 0;
+    int turn = 0;
+    while (Instant.now().isBefore(end)) {
+      String ds = names.get(turn % names.size());
+      version++;
+      if (churn.open().containsKey(ds)) {
+        churn.fix(ds, version);
+      } else if ((turn / names.size() + turn) % 3 == 0) {
+        churn.breakIt(ds, version);
+      } else {
+        churn.fix(ds, version); // a healthy new revision
+      }
+      turn++;
+      if (!Instant.now().isBefore(nextFlap)) {
+        flap(scenario.nodes().get(flaps % NODES));
+        flaps++;
+        nextFlap = Instant.now().plus(FLAP_EVERY);
+      }
+      if (!Instant.now().isBefore(nextRestart) && Instant.now().plus(TURN).isBefore(end)) {
+        cluster.restart("kube-apiserver", true, Duration.ofSeconds(3));
+        restarts++;
+        nextRestart = Instant.now().plus(RESTART_EVERY);
+      }
+      if (!Instant.now().isBefore(nextSample)) {
+        samples.add(sample(start, churn));
+        nextSample = nextSample.plus(SAMPLE_EVERY);
+      }
+      sleepUntil(Instant.now().plus(TURN).isAfter(end) ? end : Instant.now().plus(TURN));
+    }
+    churn.awaitOpenRecorded();
+    samples.add(sample(start, churn));
+
+    churn.assertEachBrokenRevisionRecordedOnce();
+    assertThat(operator.alive()).isTrue();
+    List<Duration> detection = new ArrayList<>();
+    for (Churn.Broken b : churn.broken()) {
+      Instant recorded = Instant.parse(churn.stall(b).getMetadata().getCreationTimestamp());
+      Instant due = b.brokenAt().plus(Duration.parse("PT" + OperatorProcess.STALL_AFTER));
+      detection.add(Duration.between(due, recorded));
+    }
+    detection.sort(null);
+    Duration p50 = detection.get(detection.size() / 2);
+    Duration max = detection.get(detection.size() - 1);
+    String[] log = operator.output().split("\n", -1);
+    long warnings =
+        List.of(log).subList(Math.min(logged, log.length), log.length).stream()
+            .filter(l -> l.contains(" WARN ") || l.contains(" ERROR "))
+            .count();
+    Sample first = samples.get(0);
+    Sample last = samples.get(samples.size() - 1);
+    String table = table(samples);
+    System.out.println(
+        "soak %s: %d nodes, %d changes, %d broken, %d flaps, %d API-server restarts; detection p50 %s, max %s; %d WARN lines\n%s"
+            .formatted(
+                SOAK,
+                NODES,
+                turn,
+                churn.broken().size(),
+                flaps,
+                restarts,
+                p50,
+                max,
+                warnings,
+                table));
+    write(table, samples, turn, churn.broken().size(), flaps, restarts, p50, max, warnings);
+
+    assertThat(last.heapMiB() << 20)
+        .as("heap after GC, first and last sample:\n%s", table)
+        .isLessThanOrEqualTo((first.heapMiB() << 20) + HEAP_SLACK);
+    assertThat(last.threads())
+        .as("threads:\n%s", table)
+        .isLessThanOrEqualTo(first.threads() + THREAD_SLACK);
+    assertThat(last.openFiles())
+        .as("open files:\n%s", table)
+        .isLessThanOrEqualTo(first.openFiles() + FILE_SLACK);
+    // A stall falling due while the API server is down is recorded once it is back.
+    assertThat(max).as("slowest detection").isLessThanOrEqualTo(Duration.ofSeconds(30));
+    // Per restart: one WARN when the API server goes, nothing else expected.
+    assertThat(warnings).as("WARN/ERROR lines").isLessThanOrEqualTo(3L * (restarts + 1));
+    ReliabilityReport.row(
+        "soak: "
+            + SOAK.toMinutes()
+            + " min, "
+            + NODES
+            + " nodes, "
+            + DAEMONSETS
+            + " DaemonSets changed in turn (every third change broken), a node flapping every "
+            + FLAP_EVERY.toSeconds()
+            + " s, the API server killed every "
+            + RESTART_EVERY.toMinutes()
+            + " min",
+        churn.broken().size()
+            + " broken revisions of "
+            + turn
+            + " changes, each one RolloutStall and one Event; heap after GC "
+            + first.heapMiB()
+            + " → "
+            + last.heapMiB()
+            + " MiB, threads "
+            + first.threads()
+            + " → "
+            + last.threads()
+            + ", open files "
+            + first.openFiles()
+            + " → "
+            + last.openFiles(),
+        "detection p50 "
+            + ReliabilityReport.seconds(p50)
+            + ", max "
+            + ReliabilityReport.seconds(max),
+        "0 / 0");
+  }
+
+  private Sample sample(Instant start, Churn churn) {
+    long pid = operator.pid();
+    return new Sample(
+        Duration.between(start, Instant.now()).toMinutes(),
+        ProcessStats.heapAfterFullGc(pid) >> 20,
+        ProcessStats.rssBytes(pid) >> 20,
+        ProcessStats.threads(pid),
+        ProcessStats.openFiles(pid),
+        churn.broken().size());
+  }
+
+  /**
+   * The node's Ready condition False for {@link #FLAP_FOR}, then True again, as a kubelet would.
+   */
+  private void flap(String node) {
+    ready(node, false);
+    sleepUntil(Instant.now().plus(FLAP_FOR));
+    ready(node, true);
+  }
+
+  private void ready(String node, boolean ready) {
+    await("node " + node + " Ready=" + ready)
+        .atMost(Duration.ofSeconds(30))
+        .ignoreException(KubernetesClientException.class)
+        .until(
+            () -> {
+              Node n = cluster.admin().nodes().withName(node).get();
+              String now = Instant.now().toString();
+              for (NodeCondition c : n.getStatus().getConditions()) {
+                if ("Ready".equals(c.getType())) {
+                  c.setStatus(ready ? "True" : "False");
+                  c.setReason(ready ? "KubeletReady" : "KubeletNotReady");
+                  c.setLastHeartbeatTime(now);
+                  c.setLastTransitionTime(now);
+                }
+              }
+              cluster.admin().nodes().resource(n).updateStatus();
+              return true;
+            });
+  }
+
+  private static void sleepUntil(Instant t) {
+    long ms = Duration.between(Instant.now(), t).toMillis();
+    if (ms > 0) {
+      try {
+        Thread.sleep(ms);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  private static String table(List<Sample> samples) {
+    StringBuilder t =
+        new StringBuilder(
+            "| minute | heap after GC (MiB) | RSS (MiB) | threads | open files | stalls so far |\n"
+                + "|---|---|---|---|---|---|\n");
+    samples.forEach(s -> t.append(s.row()).append('\n'));
+    return t.toString();
+  }
+
+  /** The samples under target/; the long run also into docs/reliability.md between its markers. */
+  private static void write(
+      String table,
+      List<Sample> samples,
+      int changes,
+      int broken,
+      int flaps,
+      int restarts,
+      Duration p50,
+      Duration max,
+      long warnings) {
+    String summary =
+        "%d min, %d kwok nodes, %d DaemonSets: %d changes (%d broken), %d node flaps, %d API-server"
+            + " restarts; detection p50 %s, max %s; %d WARN lines. Command: `./mvnw -B verify"
+            + " -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=SoakRealClusterIT"
+            + " -Dfailsafe.failIfNoSpecifiedTests=false -Dstallwatch.soak=%s"
+            + " -Dstallwatch.soak.nodes=%d`."
+                .formatted(
+                    SOAK.toMinutes(),
+                    NODES,
+                    DAEMONSETS,
+                    changes,
+                    broken,
+                    flaps,
+                    restarts,
+                    ReliabilityReport.seconds(p50),
+                    ReliabilityReport.seconds(max),
+                    warnings,
+                    SOAK,
+                    NODES);
+    String block = summary + "\n\n" + table;
+    try {
+      Files.writeString(SAMPLES, block, StandardCharsets.UTF_8);
+      if (!LONG) {
+        return;
+      }
+      String doc = Files.readString(ReliabilityReport.DOC, StandardCharsets.UTF_8);
+      int b = doc.indexOf(BEGIN);
+      int e = doc.indexOf(END);
+      if (b < 0 || e < b) {
+        throw new IllegalStateException(ReliabilityReport.DOC + " lacks " + BEGIN + " … " + END);
+      }
+      Files.writeString(
+          ReliabilityReport.DOC,
+          doc.substring(0, b + BEGIN.length()) + "\n" + block + doc.substring(e),
+          StandardCharsets.UTF_8);
+    } catch (IOException ex) {
+      throw new UncheckedIOException(ex);
+    }
+  }
+}
