@@ -2,8 +2,6 @@ package dev.stallwatch.rollout;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -43,34 +41,55 @@ public record Pace(Double perMinute, int remaining, Duration eta) {
    * availableAt} (in any order; only those not after {@code now} count).
    */
   public static Pace of(List<Instant> availableAt, int desired, Instant now) {
-    List<Instant> inWindow = new ArrayList<>();
-    int available = 0;
-    Instant from = now.minus(WINDOW);
-    for (Instant at : availableAt) {
+    Tally tally = new Tally(now);
+    availableAt.forEach(tally::add);
+    return tally.pace(desired);
+  }
+
+  /**
+   * Availability instants counted as they come: one pass over the nodes, no list of 5,000 instants
+   * per analysis.
+   */
+  static final class Tally {
+    private final Instant now;
+    private final Instant from;
+    private int available;
+    private int inWindow;
+    private Instant first;
+
+    Tally(Instant now) {
+      this.now = now;
+      this.from = now.minus(WINDOW);
+    }
+
+    /** A node whose new pod became available at {@code at} (null, or later than now: not yet). */
+    void add(Instant at) {
       if (at == null || at.isAfter(now)) {
-        continue;
+        return;
       }
       available++;
       if (at.isAfter(from)) {
-        inWindow.add(at);
+        inWindow++;
+        if (first == null || at.isBefore(first)) {
+          first = at;
+        }
       }
     }
-    int remaining = Math.max(0, desired - available);
-    if (inWindow.size() < 2) {
-      return new Pace(null, remaining, remaining == 0 ? Duration.ZERO : null);
+
+    Pace pace(int desired) {
+      int remaining = Math.max(0, desired - available);
+      long millis = first == null ? 0 : Duration.between(first, now).toMillis();
+      if (inWindow < 2 || millis <= 0) {
+        return new Pace(null, remaining, remaining == 0 ? Duration.ZERO : null);
+      }
+      // The first node opens the window; the others are what moved since.
+      double perMinute = (inWindow - 1) * 60_000.0 / millis;
+      Duration eta =
+          remaining == 0
+              ? Duration.ZERO
+              : Duration.ofSeconds(Math.round(remaining * 60.0 / perMinute));
+      return new Pace(perMinute, remaining, eta);
     }
-    Instant first = Collections.min(inWindow);
-    long millis = Duration.between(first, now).toMillis();
-    if (millis <= 0) {
-      return new Pace(null, remaining, remaining == 0 ? Duration.ZERO : null);
-    }
-    // The first node opens the window; the others are what moved since.
-    double perMinute = (inWindow.size() - 1) * 60_000.0 / millis;
-    Duration eta =
-        remaining == 0
-            ? Duration.ZERO
-            : Duration.ofSeconds(Math.round(remaining * 60.0 / perMinute));
-    return new Pace(perMinute, remaining, eta);
   }
 
   /**

@@ -84,28 +84,43 @@ public final class RolloutAnalyzer {
     Rows rows = snapshot.podsListed() ? assess(ds, placed, assessor, coverage, counts) : Rows.NONE;
     Pace pace =
         snapshot.podsListed()
-            ? Pace.of(availableNew(ds, placed, split), counts.desired(), now)
+            ? pace(ds, placed, split, now).pace(counts.desired())
             : new Pace(null, Math.max(0, counts.desired() - counts.upToDate()), null);
     return decide(ds, split, counts, rows, coverage, pace);
   }
 
   /** When each desired node's pod of the new revision became available (Ready minReadySeconds). */
-  private static List<Instant> availableNew(
-      DaemonSetView ds, Placement placed, RevisionSplit split) {
-    List<Instant> at = new ArrayList<>();
+  private static Pace.Tally pace(
+      DaemonSetView ds, Placement placed, RevisionSplit split, Instant now) {
+    Pace.Tally tally = new Pace.Tally(now);
+    long minReady = Math.max(0, ds.minReadySeconds());
     for (int i = 0, n = placed.size(); i < n; i++) {
       if (!placed.fit(i).shouldRun()) {
         continue;
       }
-      for (PodView p : placed.pods(i)) {
-        Instant readySince = p.derived().readySince();
-        if (p.derived().ready() && readySince != null && !p.terminating() && split.isNew(p)) {
-          at.add(readySince.plusSeconds(Math.max(0, ds.minReadySeconds())));
-          break;
+      int pods = placed.podCount(i);
+      if (pods == 1) {
+        tally.add(availableNewAt(placed.onlyPod(i), split, minReady));
+      } else if (pods > 1) {
+        for (PodView p : placed.pods(i)) {
+          Instant at = availableNewAt(p, split, minReady);
+          if (at != null) {
+            tally.add(at);
+            break;
+          }
         }
       }
     }
-    return at;
+    return tally;
+  }
+
+  /** When {@code p}, a pod of the new revision, became available; null when it is not one. */
+  private static Instant availableNewAt(PodView p, RevisionSplit split, long minReady) {
+    Instant readySince = p.derived().readySince();
+    if (!p.derived().ready() || readySince == null || p.terminating() || !split.isNew(p)) {
+      return null;
+    }
+    return minReady == 0 ? readySince : readySince.plusSeconds(minReady);
   }
 
   /**
