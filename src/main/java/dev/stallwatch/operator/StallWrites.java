@@ -64,9 +64,11 @@ final class StallWrites {
 
   /**
    * Performs the plan's changes in order. When the write of a stall that starts ({@link
-   * StallTransition#STALLED}) fails, its outcome is unknown (a status write may have landed with
-   * its answer lost): {@code unannounced} hears the stall's name before the failure is thrown, so
-   * that the next reconcile can still announce it ({@link StallPlan.Kind#ANNOUNCE}).
+   * StallTransition#STALLED}) fails with its outcome unknown (its answer lost, the read-back too:
+   * the status may have landed), {@code unannounced} hears the stall's name before the failure is
+   * thrown, so that the next reconcile can still announce it ({@link StallPlan.Kind#ANNOUNCE}). A
+   * conflict is no such case: the reconcile that met it may have read a stale copy of a stall
+   * already written and announced.
    */
   void apply(
       DaemonSet ds,
@@ -76,8 +78,10 @@ final class StallWrites {
     for (Change change : plan.changes()) {
       try {
         write(ds, change, cache);
-      } catch (RuntimeException e) {
-        if (change.transition() == StallTransition.STALLED) {
+      } catch (KubernetesClientException e) {
+        // A write whose answer was lost and could not be read back may have landed: its stall
+        // may be Active without its Event. A conflict, or a read-back without it, landed nothing.
+        if (change.transition() == StallTransition.STALLED && answerLost(e)) {
           unannounced.accept(change.stall().getMetadata().getName());
         }
         throw e;
@@ -181,7 +185,16 @@ final class StallWrites {
         log.debug("RolloutStall {}: status written by an earlier try", name(stall));
         return there;
       }
-      throw e;
+      // Read back, it is not there: not written, whatever became of the answer (a conflict).
+      throw e.getCode() == 409
+          ? e
+          : new KubernetesClientException(
+              "status of RolloutStall "
+                  + name(stall)
+                  + " not written (read back): "
+                  + e.getMessage(),
+              409,
+              null);
     }
   }
 
