@@ -58,10 +58,6 @@ final class StallWrites {
         .build();
   }
 
-  void apply(DaemonSet ds, StallPlan plan, InformerEventSource<RolloutStall, DaemonSet> cache) {
-    apply(ds, plan, cache, name -> {});
-  }
-
   /**
    * Performs the plan's changes in order. When the write of a stall that starts ({@link
    * StallTransition#STALLED}) fails with its outcome unknown (its answer lost, the read-back too:

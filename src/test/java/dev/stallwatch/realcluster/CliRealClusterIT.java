@@ -296,14 +296,19 @@ class CliRealClusterIT {
 
   /** {@code java -jar target/stallwatch.jar ARGS --kubeconfig <admin>}: exit code and output. */
   private static RealCluster.Result stallwatch(String... args) {
+    return stallwatch(cluster, Duration.ofMinutes(4), args);
+  }
+
+  /** The CLI as a CI job runs it against {@code on}, given {@code timeout} to exit. */
+  static RealCluster.Result stallwatch(RealCluster on, Duration timeout, String... args) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
     command.add("-jar");
     command.add(OperatorProcess.JAR.toString());
     command.addAll(List.of(args));
-    command.add("--kubeconfig=" + cluster.kubeconfig());
-    return RealCluster.Result.run(command, Map.of(), Duration.ofMinutes(4));
+    command.add("--kubeconfig=" + on.kubeconfig());
+    return RealCluster.Result.run(command, Map.of(), timeout);
   }
 
   /** The JSON document of {@code status -o json} (stderr is merged in: skip anything around it). */

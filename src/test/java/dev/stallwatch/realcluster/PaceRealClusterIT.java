@@ -2,11 +2,7 @@ package dev.stallwatch.realcluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.assertj.core.data.Percentage;
@@ -36,8 +32,9 @@ class PaceRealClusterIT {
       FaultBed.setImage(cluster, s, "agent", "example.com/agent:v2");
 
       RealCluster.Result wait =
-          stallwatch(
+          CliRealClusterIT.stallwatch(
               cluster,
+              Duration.ofMinutes(11),
               "wait",
               "ds/agent",
               "-n",
@@ -87,17 +84,5 @@ class PaceRealClusterIT {
     s += m.group(2) == null ? 0 : Long.parseLong(m.group(2)) * 60;
     s += m.group(3) == null ? 0 : Long.parseLong(m.group(3));
     return s;
-  }
-
-  /** {@code java -jar target/stallwatch.jar ARGS --kubeconfig <admin>}: exit code and output. */
-  private static RealCluster.Result stallwatch(RealCluster cluster, String... args) {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx256m");
-    command.add("-jar");
-    command.add(OperatorProcess.JAR.toString());
-    command.addAll(List.of(args));
-    command.add("--kubeconfig=" + cluster.kubeconfig());
-    return RealCluster.Result.run(command, Map.of(), Duration.ofMinutes(11));
   }
 }

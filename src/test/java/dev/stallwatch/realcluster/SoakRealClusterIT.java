@@ -123,7 +123,7 @@ class SoakRealClusterIT {
         samples.add(sample(start, churn));
         nextSample = nextSample.plus(SAMPLE_EVERY);
       }
-      sleepUntil(Instant.now().plus(TURN).isAfter(end) ? end : Instant.now().plus(TURN));
+      awaitInstant(Instant.now().plus(TURN).isAfter(end) ? end : Instant.now().plus(TURN));
     }
     churn.awaitOpenRecorded();
     samples.add(sample(start, churn));
@@ -232,7 +232,7 @@ class SoakRealClusterIT {
    */
   private void flap(String node) {
     ready(node, false);
-    sleepUntil(Instant.now().plus(FLAP_FOR));
+    awaitInstant(Instant.now().plus(FLAP_FOR));
     ready(node, true);
   }
 
@@ -257,16 +257,16 @@ class SoakRealClusterIT {
             });
   }
 
-  private static void sleepUntil(Instant t) {
-    long ms = Duration.between(Instant.now(), t).toMillis();
-    if (ms > 0) {
-      try {
-        Thread.sleep(ms);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
+  /** Until {@code t}: the soak's turns and flaps are paced on the wall clock it measures. */
+  private static void awaitInstant(Instant t) {
+    await("until " + t)
+        .atMost(Duration.ofSeconds(5).plus(maxZero(Duration.between(Instant.now(), t))))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> !Instant.now().isBefore(t));
+  }
+
+  private static Duration maxZero(Duration d) {
+    return d.isNegative() ? Duration.ZERO : d;
   }
 
   private static String table(List<Sample> samples) {
