@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * What the operator checks before JOSDK starts its informers, so that a missing CRD or a missing
  * grant is one line naming what to do (exit 3) instead of informer stack traces: the RolloutStall
- * CRD answers a list, and the API server's own authorizer (SelfSubjectAccessReview, which every
- * authenticated user may ask) allows each verb on each resource the operator uses, where it uses
- * it. A server that cannot answer such a review (the embedded mock) is not judged.
+ * CRD answers a list, its served schema has every field this operator writes ({@link
+ * CrdSchemaCheck}: an older CRD left in place by {@code helm upgrade}), and the API server's own
+ * authorizer (SelfSubjectAccessReview, which every authenticated user may ask) allows each verb on
+ * each resource the operator uses, where it uses it. A server that cannot answer such a review (the
+ * embedded mock) is not judged.
  */
 public final class StartupCheck {
   private static final Logger log = LoggerFactory.getLogger(StartupCheck.class);
@@ -96,6 +98,7 @@ public final class StartupCheck {
             ? java.util.Collections.singletonList(null)
             : List.copyOf(settings.namespaces());
     checkCrd(client, scopes.get(0));
+    CrdSchemaCheck.run(client);
     for (Need need : needs(settings)) {
       for (String namespace :
           need.namespaced() ? scopes : java.util.Collections.<String>singletonList(null)) {
