@@ -210,6 +210,11 @@ public final class ClusterOptions {
     if (code == 403) {
       return new ExitCodes.AccessException("forbidden (HTTP 403): " + detail, e);
     }
+    if (unreadable(e)) {
+      // An object the API server sent that this version cannot map (a field of another type).
+      return new ExitCodes.AccessException(
+          "cannot read what the cluster at " + server + " sent: " + rootMessage(e), e);
+    }
     if (code == 0 || connectFailure(e)) {
       return new ExitCodes.AccessException(
           "cannot reach the cluster at " + server + ": " + rootMessage(e), e);
@@ -217,7 +222,15 @@ public final class ClusterOptions {
     return new ExitCodes.UserException(detail + " (HTTP " + code + ")", e);
   }
 
+  private static boolean unreadable(Throwable t) {
+    return chain(t).stream()
+        .anyMatch(c -> c instanceof com.fasterxml.jackson.core.JsonProcessingException);
+  }
+
   private static boolean connectFailure(Throwable t) {
+    if (unreadable(t)) {
+      return false;
+    }
     for (Throwable c : chain(t)) {
       if (c instanceof ConnectException
           || c instanceof UnknownHostException

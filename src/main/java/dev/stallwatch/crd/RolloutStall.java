@@ -1,5 +1,6 @@
 package dev.stallwatch.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
@@ -75,6 +76,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.rollback.at",
     type = Type.DATE,
     priority = 1)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public class RolloutStall extends CustomResource<RolloutStallSpec, RolloutStallStatus>
     implements Namespaced {
 

@@ -1,5 +1,6 @@
 package dev.stallwatch.crd;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
@@ -10,7 +11,8 @@ import java.util.Optional;
 
 /**
  * What the operator last observed of a stalled rollout. Times are RFC 3339 strings, as in every
- * Kubernetes object.
+ * Kubernetes object. Fields this version does not know — written by a later release, read after a
+ * rollback to this one — are ignored, not refused (ForwardCompatibilityTest).
  *
  * @param phase {@code Active} while the rollout is stalled, {@code Resolved} afterwards
  * @param node the primary stalled node: the one that stalled first (ties by name)
@@ -35,6 +37,7 @@ import java.util.Optional;
  *     not roll back a stall that was due (the suspect is not the new revision); null otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public record RolloutStallStatus(
     String phase,
     String node,
@@ -154,6 +157,7 @@ public record RolloutStallStatus(
    * @param suspect whether the new revision or the node is to blame for this node
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record StalledNode(
       String name,
       String pod,
@@ -178,6 +182,7 @@ public record RolloutStallStatus(
    * @param image the images joined by {@code ", "}, for a printer column
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Revision(String hash, Long revision, List<String> images, String image) {}
 
   /**
@@ -191,6 +196,7 @@ public record RolloutStallStatus(
    *     another client ({@code kubectl rollout undo}, a GitOps revert)
    */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Rollback(String from, String to, String at, String by) {
 
     /** {@code at} as an instant; empty when absent or not RFC 3339. */
@@ -200,6 +206,7 @@ public record RolloutStallStatus(
   }
 
   /** The DaemonSet's numbers, recomputed by the analyzer. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record StallCounts(
       int desired,
       int current,
@@ -218,6 +225,7 @@ public record RolloutStallStatus(
    * @param newNodes the nodes running the new revision (at most {@value #MAX_LISTED})
    * @param noneNodes the nodes without a pod of the DaemonSet (at most {@value #MAX_LISTED})
    */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record NodeSplit(
       @com.fasterxml.jackson.annotation.JsonProperty("old") int oldCount,
       @com.fasterxml.jackson.annotation.JsonProperty("new") int newCount,

@@ -56,6 +56,22 @@ class ClusterOptionsTest {
   }
 
   @Test
+  void anAnswerThatCannotBeReadIsNotALostConnection() {
+    RuntimeException e =
+        ClusterOptions.translate(
+            new KubernetesClientException(
+                "An error has occurred.",
+                new com.fasterxml.jackson.core.JsonParseException(null, "Unexpected character")),
+            SERVER);
+
+    assertThat(e).isInstanceOf(ExitCodes.AccessException.class);
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "cannot read what the cluster at https://10.0.0.1:6443 sent: JsonParseException:"
+                + " Unexpected character");
+  }
+
+  @Test
   void otherApiErrorsAreUserErrorsWithTheirCode() {
     RuntimeException e = ClusterOptions.translate(failure(422, "spec.template: Invalid"), SERVER);
 
