@@ -65,15 +65,30 @@ final class FaultBed {
     return new FaultBed(cluster, s, null);
   }
 
-  /** Breaks {@link #rolledOut}'s {@value #STALLED} and waits for its stall. */
+  /**
+   * Breaks {@link #rolledOut}'s {@value #STALLED} and waits for the stall of the broken revision
+   * (not any Active stall: one of a slow first rollout may stand for a moment).
+   */
   static FaultBed stallInProgress(RealCluster cluster, Scenario s) {
+    int eventsBefore = s.events(STALLED, StallEvents.STALLED).size();
     setImage(cluster, s, STALLED, Scenario.UNPULLABLE + "agent:v2");
-    RolloutStall stall = s.awaitActiveStall();
-    assertThat(stall.getSpec().daemonSet()).isEqualTo(STALLED);
+    String revision = awaitRevision(s, STALLED, "agent:v2");
+    RolloutStall stall =
+        await("the stall of " + STALLED + " revision " + revision)
+            .atMost(Scenario.WAIT)
+            .until(
+                () ->
+                    s.stalls().stream()
+                        .filter(x -> x.getStatus() != null && x.getStatus().active())
+                        .filter(x -> STALLED.equals(x.getSpec().daemonSet()))
+                        .filter(x -> revision.equals(x.getSpec().revision()))
+                        .findFirst()
+                        .orElse(null),
+                x -> x != null);
     // The Event follows the status write: wait for it, so the baseline below counts it.
     await("the RolloutStalled event of " + STALLED)
         .atMost(Duration.ofSeconds(30))
-        .until(() -> !s.events(STALLED, StallEvents.STALLED).isEmpty());
+        .until(() -> s.events(STALLED, StallEvents.STALLED).size() > eventsBefore);
     return new FaultBed(cluster, s, stall);
   }
 
@@ -87,26 +102,24 @@ final class FaultBed {
   /** Breaks the healthy DaemonSet (the change the operator must see) and waits for its new pod. */
   void breakHealthy(String tag) {
     setImage(cluster, scenario, HEALTHY, Scenario.UNPULLABLE + "probe:" + tag);
-    await("a new " + HEALTHY + " pod on " + tag)
+    healthyRevision = awaitRevision(scenario, HEALTHY, "probe:" + tag);
+  }
+
+  /** Waits for a pod of {@code ds} whose image ends with {@code image}; its revision hash. */
+  private static String awaitRevision(Scenario s, String ds, String image) {
+    await("a new " + ds + " pod on " + image)
         .atMost(Scenario.WAIT)
         .until(
             () ->
-                scenario.pods(HEALTHY).stream()
-                    .anyMatch(
-                        p ->
-                            p.getSpec()
-                                .getContainers()
-                                .get(0)
-                                .getImage()
-                                .endsWith("probe:" + tag)));
-    healthyRevision =
-        scenario.pods(HEALTHY).stream()
-            .filter(p -> p.getSpec().getContainers().get(0).getImage().endsWith("probe:" + tag))
-            .findFirst()
-            .orElseThrow()
-            .getMetadata()
-            .getLabels()
-            .get(MetadataKeys.REVISION_HASH_LABEL);
+                s.pods(ds).stream()
+                    .anyMatch(p -> p.getSpec().getContainers().get(0).getImage().endsWith(image)));
+    return s.pods(ds).stream()
+        .filter(p -> p.getSpec().getContainers().get(0).getImage().endsWith(image))
+        .findFirst()
+        .orElseThrow()
+        .getMetadata()
+        .getLabels()
+        .get(MetadataKeys.REVISION_HASH_LABEL);
   }
 
   /**

@@ -49,12 +49,23 @@ public final class OperatorProcess implements AutoCloseable {
     if (!Files.isRegularFile(JAR)) {
       throw new IllegalStateException(JAR + " is missing: run the ITs with ./mvnw verify");
     }
+    return start(JAR, kubeconfig, log, podName, jvmOptions, flags);
+  }
+
+  /** As {@link #start(Path, Path, String, List, String...)} from another build's {@code jar}. */
+  public static OperatorProcess start(
+      Path jar,
+      Path kubeconfig,
+      Path log,
+      String podName,
+      List<String> jvmOptions,
+      String... flags) {
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.add("-jar");
-    command.add(JAR.toString());
+    command.add(jar.toString());
     command.add("operator");
     command.add("--metrics-port=" + port);
     command.addAll(List.of(flags));
