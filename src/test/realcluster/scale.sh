@@ -32,14 +32,7 @@ done
 cd "$root"
 mkdir -p "$out"
 
-plot() {
-  local venv="${STALLWATCH_PLOT_VENV:-$HOME/.cache/stallwatch/plot-venv}"
-  if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q "matplotlib==3.11.2" >&2
-  fi
-  "$venv/bin/python" "$here/scale-plot.py" "$out" "$(dirname "$out")"
-}
+plot() { "$here/plot.sh" scale-plot.py "$out" "$(dirname "$out")"; }
 if [ "$plot_only" = yes ]; then plot; exit 0; fi
 
 bin="$("$here/build.sh" | tail -n 1)"
