@@ -3,6 +3,7 @@ package dev.stallwatch.kube;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.IntOrPercent;
+import dev.stallwatch.rollout.Maintenance;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.ObjectRef;
@@ -32,6 +33,7 @@ import io.fabric8.kubernetes.api.model.apps.RollingUpdateDaemonSet;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -113,8 +115,20 @@ public final class KubeViews {
                         t.getEffect(),
                         instant(t.getTimeAdded(), what, "spec.taints[].timeAdded")));
     NodeView.Condition ready = null;
+    List<Maintenance.Signal> maintenance = new ArrayList<>();
     if (node.getStatus() != null && node.getStatus().getConditions() != null) {
       for (NodeCondition c : node.getStatus().getConditions()) {
+        if (c != null
+            && Maintenance.isSignalCondition(c.getType())
+            && "True".equals(c.getStatus())) {
+          maintenance.add(
+              new Maintenance.Signal(
+                  c.getType(),
+                  instant(
+                      c.getLastTransitionTime(),
+                      what,
+                      "status.conditions[" + c.getType() + "].lastTransitionTime")));
+        }
         if (c != null && "Ready".equals(c.getType())) {
           ready =
               new NodeView.Condition(
@@ -134,7 +148,8 @@ public final class KubeViews {
         taints,
         spec != null && Boolean.TRUE.equals(spec.getUnschedulable()),
         ready,
-        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"));
+        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"),
+        maintenance);
   }
 
   /**

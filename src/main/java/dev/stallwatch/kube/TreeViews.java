@@ -1,6 +1,7 @@
 package dev.stallwatch.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stallwatch.rollout.Maintenance;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.OwnerRef;
 import dev.stallwatch.rollout.PodView;
@@ -124,6 +125,7 @@ final class TreeViews {
       unschedulable = Boolean.TRUE.equals(bool(spec.get("unschedulable")));
     }
     NodeView.Condition ready = null;
+    List<Maintenance.Signal> maintenance = new ArrayList<>();
     JsonNode status = object(node.get("status"));
     JsonNode conditions = status == null ? null : array(status.get("conditions"));
     if (conditions != null) {
@@ -132,7 +134,11 @@ final class TreeViews {
           continue;
         }
         object(c);
-        if ("Ready".equals(text(c.get("type")))) {
+        String type = text(c.get("type"));
+        if (Maintenance.isSignalCondition(type) && "True".equals(text(c.get("status")))) {
+          maintenance.add(new Maintenance.Signal(type, instant(c.get("lastTransitionTime"))));
+        }
+        if ("Ready".equals(type)) {
           ready =
               new NodeView.Condition(
                   text(c.get("status")),
@@ -148,7 +154,8 @@ final class TreeViews {
         taints,
         unschedulable,
         ready,
-        instant(meta.get("creationTimestamp")));
+        instant(meta.get("creationTimestamp")),
+        maintenance);
   }
 
   private static List<PodView.Condition> podConditions(JsonNode node) {

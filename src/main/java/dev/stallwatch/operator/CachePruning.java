@@ -145,8 +145,8 @@ public final class CachePruning {
 
   /**
    * A node as the analyzer and {@link NodeChange} read it: metadata, taints, unschedulable, the
-   * Ready condition without heartbeat, allocatable. Label keys and values, names and condition
-   * strings are canonical ({@link #canonical}): 5,000 nodes repeat most of them.
+   * Ready and maintenance conditions without heartbeat, allocatable. Label keys and values, names
+   * and condition strings are canonical ({@link #canonical}): 5,000 nodes repeat most of them.
    */
   public static Node node(Node node) {
     NodeBuilder kept =
@@ -165,7 +165,7 @@ public final class CachePruning {
           node.getStatus().getConditions() == null
               ? List.of()
               : node.getStatus().getConditions().stream()
-                  .filter(c -> c != null && "Ready".equals(c.getType()))
+                  .filter(c -> c != null && NodeChange.READ_CONDITIONS.test(c.getType()))
                   .map(
                       c ->
                           new NodeConditionBuilder()

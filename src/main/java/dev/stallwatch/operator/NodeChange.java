@@ -1,5 +1,6 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.rollout.Maintenance;
 import dev.stallwatch.rollout.NodeEligibility;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodTemplateView;
@@ -14,7 +15,8 @@ import java.util.function.Supplier;
 /**
  * Decides whether a node update can change a rollout verdict, and for which DaemonSets. Kubelets
  * rewrite node status every few seconds (heartbeats, images, volumes); only labels, taints,
- * unschedulable, the Ready condition, allocatable resources and deletion matter to the analyzer.
+ * unschedulable, the Ready and maintenance conditions, allocatable resources and deletion matter to
+ * the analyzer.
  */
 public final class NodeChange {
   /** The taints the analyzer reads as "node unavailable" (see {@code CauseRules}). */
@@ -81,11 +83,13 @@ public final class NodeChange {
   }
 
   /**
-   * What the analyzer reads of an empty node's availability: Ready, not-ready/unreachable taints.
+   * What the analyzer reads of an empty node's availability: Ready, not-ready/unreachable taints,
+   * maintenance signals (which make the node the suspect).
    */
   static boolean availabilityChanged(NodeView before, NodeView after) {
     return !Objects.equals(before.ready(), after.ready())
-        || !unavailableTaints(before).equals(unavailableTaints(after));
+        || !unavailableTaints(before).equals(unavailableTaints(after))
+        || !before.maintenance().equals(after.maintenance());
   }
 
   private static List<NodeView.Taint> unavailableTaints(NodeView node) {
@@ -113,15 +117,28 @@ public final class NodeChange {
   }
 
   // Status, reason and transition time of Ready; the heartbeat is left out on purpose.
+  /** The Ready condition and the maintenance conditions, as the analyzer reads them. */
   private static String ready(Node n) {
     if (n.getStatus() == null || n.getStatus().getConditions() == null) {
       return null;
     }
+    StringBuilder read = new StringBuilder();
     for (NodeCondition c : n.getStatus().getConditions()) {
-      if (c != null && "Ready".equals(c.getType())) {
-        return c.getStatus() + "|" + c.getReason() + "|" + c.getLastTransitionTime();
+      if (c != null && READ_CONDITIONS.test(c.getType())) {
+        read.append(c.getType())
+            .append('|')
+            .append(c.getStatus())
+            .append('|')
+            .append(c.getReason())
+            .append('|')
+            .append(c.getLastTransitionTime())
+            .append(';');
       }
     }
-    return null;
+    return read.isEmpty() ? null : read.toString();
   }
+
+  /** The node conditions the analyzer reads: Ready and {@link Maintenance}'s. */
+  public static final java.util.function.Predicate<String> READ_CONDITIONS =
+      type -> "Ready".equals(type) || Maintenance.isSignalCondition(type);
 }

@@ -8,6 +8,8 @@ import java.util.Map;
  * What the analyzer reads of a node.
  *
  * @param ready the node's {@code Ready} condition, or null when the node reports none
+ * @param maintenance the node's {@link Maintenance} signals: the conditions the caller found True,
+ *     and the autoscaler's taint, which is read from {@code taints}
  */
 public record NodeView(
     String name,
@@ -15,7 +17,19 @@ public record NodeView(
     List<Taint> taints,
     boolean unschedulable,
     Condition ready,
-    Instant created) {
+    Instant created,
+    List<Maintenance.Signal> maintenance) {
+
+  /** A node with no maintenance signal. */
+  public NodeView(
+      String name,
+      Map<String, String> labels,
+      List<Taint> taints,
+      boolean unschedulable,
+      Condition ready,
+      Instant created) {
+    this(name, labels, taints, unschedulable, ready, created, null);
+  }
 
   /** The node lifecycle controller's taint on a node whose Ready condition is False. */
   public static final String NOT_READY_TAINT = "node.kubernetes.io/not-ready";
@@ -29,6 +43,15 @@ public record NodeView(
     name = name == null ? "" : name.intern();
     labels = labels == null ? Map.of() : Map.copyOf(labels);
     taints = taints == null ? List.of() : List.copyOf(taints);
+    // The autoscaler's taint is read from the taints, whatever the caller passed for it.
+    maintenance =
+        Maintenance.signals(
+            maintenance == null
+                ? List.of()
+                : maintenance.stream()
+                    .filter(m -> !Maintenance.AUTOSCALER_TAINT.equals(m.name()))
+                    .toList(),
+            taints);
   }
 
   /**

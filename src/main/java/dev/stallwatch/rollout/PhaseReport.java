@@ -27,7 +27,9 @@ record PhaseReport(Phase phase, String reason, String message) {
       boolean observedCurrent,
       Coverage coverage,
       String target,
-      String progress) {
+      String progress,
+      int unavailable,
+      int inMaintenance) {
 
     boolean full() {
       return coverage.full();
@@ -141,13 +143,24 @@ record PhaseReport(Phase phase, String reason, String message) {
       List<NodeRow> stalled,
       boolean complete,
       boolean observedCurrent,
-      Coverage coverage) {
+      Coverage coverage,
+      Predicate<String> maintained) {
     // One walk over the rows (5,000 at 5,000 nodes) for all the table asks of them.
     long updated = 0;
     NodeRow updating = null;
     List<String> down = new ArrayList<>();
+    int unavailable = 0;
+    int inMaintenance = 0;
     for (NodeRow r : rows) {
       Standing standing = r.standing();
+      if (standing == Standing.UPDATING
+          || standing == Standing.STUCK
+          || standing == Standing.UNAVAILABLE) {
+        unavailable++;
+        if (maintained.test(r.node())) {
+          inMaintenance++;
+        }
+      }
       if (standing == Standing.UPDATED || standing == Standing.UNAVAILABLE) {
         updated++;
       }
@@ -169,7 +182,9 @@ record PhaseReport(Phase phase, String reason, String message) {
             observedCurrent,
             coverage,
             describe(split.newSummary()),
-            updated + " of " + counts.desired() + " nodes updated");
+            updated + " of " + counts.desired() + " nodes updated",
+            unavailable,
+            inMaintenance);
     for (Row row : ROWS) {
       if (row.when().test(facts)) {
         String reason = row.reason() == null ? stalled.get(0).reason() : row.reason().name();
@@ -210,7 +225,16 @@ record PhaseReport(Phase phase, String reason, String message) {
         + ": "
         + first.cause()
         + ": "
-        + first.message();
+        + first.message()
+        + (f.inMaintenance() == 0
+            ? ""
+            : "; "
+                + f.inMaintenance()
+                + " of "
+                + f.unavailable()
+                + " unavailable "
+                + (f.unavailable() == 1 ? "node is" : "nodes are")
+                + " in maintenance");
   }
 
   private static String nodesUnavailable(Facts f) {

@@ -86,7 +86,15 @@ public final class RolloutAnalyzer {
         snapshot.podsListed()
             ? pace(ds, placed, split, now).pace(counts.desired())
             : new Pace(null, Math.max(0, counts.desired() - counts.upToDate()), null);
-    return decide(ds, split, counts, rows, coverage, pace);
+    return decide(ds, split, counts, rows, coverage, pace, maintained(nodes));
+  }
+
+  /** Whether the node of that name carries a {@link Maintenance} signal. */
+  private static java.util.function.Predicate<String> maintained(Map<String, NodeView> nodes) {
+    return name -> {
+      NodeView n = nodes.get(name);
+      return n != null && !n.maintenance().isEmpty();
+    };
   }
 
   /** When each desired node's pod of the new revision became available (Ready minReadySeconds). */
@@ -269,7 +277,8 @@ public final class RolloutAnalyzer {
       Counts counts,
       Rows assessed,
       Coverage coverage,
-      Pace pace) {
+      Pace pace,
+      java.util.function.Predicate<String> maintained) {
     // One walk over the rows (5,000 at 5,000 nodes) for what the verdict needs of them.
     List<NodeRow> rows = assessed.rows();
     List<NodeRow> stalledRows = new ArrayList<>();
@@ -301,7 +310,8 @@ public final class RolloutAnalyzer {
             && !unfinished;
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
     PhaseReport report =
-        PhaseReport.of(ds, split, counts, rows, stalled, complete, observedCurrent, coverage);
+        PhaseReport.of(
+            ds, split, counts, rows, stalled, complete, observedCurrent, coverage, maintained);
     boolean isStalled = report.phase() == Phase.Stalled;
     return new RolloutVerdict(
         ds.ref(),

@@ -46,7 +46,15 @@ final class SuspectRules {
 
   private SuspectRules() {}
 
+  /** The causes that are about the node, which a maintenance signal explains. */
+  private static final Set<Cause> ABOUT_THE_NODE =
+      Set.of(Cause.NodeUnavailable, Cause.FailedCreate, Cause.Unschedulable, Cause.Unknown);
+
   static Suspicion judge(Clues c) {
+    Suspicion maintained = maintenance(c);
+    if (maintained != null) {
+      return maintained;
+    }
     Suspicion s = blame(c);
     if (c.nothingEarlier() && s.suspect() == Suspect.NewRevision) {
       // A first revision (or one whose predecessors are all gone) has nothing to go back to.
@@ -54,6 +62,32 @@ final class SuspectRules {
           Suspect.Unknown, s.because() + "; but there is no earlier revision to roll back to");
     }
     return s;
+  }
+
+  /**
+   * A node taken out of service on purpose ({@link Maintenance}) before the new pod was created
+   * there (or before the rollout reached it): the node, also where it turned NotReady only after
+   * the new pod was created. A failure of the pod itself keeps its suspect.
+   */
+  private static Suspicion maintenance(Clues c) {
+    if (c.node() == null || !ABOUT_THE_NODE.contains(c.cause())) {
+      return null;
+    }
+    Instant created = c.newPod() == null ? null : c.newPod().created();
+    return Maintenance.before(c.node(), created)
+        .map(
+            signal ->
+                new Suspicion(
+                    Suspect.Node,
+                    "node "
+                        + c.nodeName()
+                        + " is in maintenance ("
+                        + signal.name()
+                        + ") since before "
+                        + (c.newPod() == null
+                            ? "the rollout reached it"
+                            : "the new pod was created there")))
+        .orElse(null);
   }
 
   private static Suspicion blame(Clues c) {

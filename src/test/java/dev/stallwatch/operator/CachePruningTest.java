@@ -284,6 +284,16 @@ class CachePruningTest {
             .withLastHeartbeatTime("2026-12-02T10:00:00Z")
             .withLastTransitionTime("2026-12-01T00:00:00Z")
             .endCondition()
+            .addNewCondition()
+            .withType("DrainInProgress")
+            .withStatus("True")
+            .withLastHeartbeatTime("2026-12-02T10:00:00Z")
+            .withLastTransitionTime("2026-12-02T09:00:00Z")
+            .endCondition()
+            .addNewCondition()
+            .withType("MemoryPressure")
+            .withStatus("False")
+            .endCondition()
             .addNewImage()
             .withNames("nvcr.io/nvidia/k8s/container-toolkit:v1.14.3")
             .withSizeBytes(123456789L)
@@ -291,6 +301,14 @@ class CachePruningTest {
             .endStatus()
             .build();
     assertThat(KubeViews.node(CachePruning.node(node))).isEqualTo(KubeViews.node(node));
+    // A maintenance condition is read (KEP-5683); the others are pruned.
+    assertThat(KubeViews.node(node).maintenance())
+        .containsExactly(
+            new dev.stallwatch.rollout.Maintenance.Signal(
+                "DrainInProgress", java.time.Instant.parse("2026-12-02T09:00:00Z")));
+    assertThat(CachePruning.node(node).getStatus().getConditions())
+        .extracting(c -> c.getType())
+        .containsExactly("Ready", "DrainInProgress");
     assertThat(bytes(CachePruning.node(node))).isLessThan(bytes(node));
   }
 

@@ -67,6 +67,38 @@ class NodeChangeTest {
   }
 
   @Test
+  void aMaintenanceConditionMattersAndAnotherConditionDoesNot() {
+    assertThat(
+            NodeChange.matters(
+                node,
+                edit(
+                    n ->
+                        new NodeBuilder(n)
+                            .editStatus()
+                            .addNewCondition()
+                            .withType("MaintenanceInProgress")
+                            .withStatus("True")
+                            .endCondition()
+                            .endStatus()
+                            .build())))
+        .isTrue();
+    assertThat(
+            NodeChange.matters(
+                node,
+                edit(
+                    n ->
+                        new NodeBuilder(n)
+                            .editStatus()
+                            .addNewCondition()
+                            .withType("DiskPressure")
+                            .withStatus("True")
+                            .endCondition()
+                            .endStatus()
+                            .build())))
+        .isFalse();
+  }
+
+  @Test
   void labelsTaintsUnschedulableReadyAndAllocatableMatter() {
     assertThat(
             NodeChange.matters(

@@ -21,6 +21,19 @@ class SuspectRulesTest {
         "n1", Map.of(), List.of(), false, new NodeView.Condition(ready, "", "", since), T);
   }
 
+  /** {@code base} with maintenance signals (conditions True; taints go in {@code taints}). */
+  static NodeView maintained(
+      NodeView base, List<Maintenance.Signal> conditions, List<NodeView.Taint> taints) {
+    return new NodeView(
+        base.name(),
+        base.labels(),
+        taints,
+        base.unschedulable(),
+        base.ready(),
+        base.created(),
+        conditions);
+  }
+
   static PodView pod(Instant created, String ready, Instant readySince) {
     return new PodView(
         "ns",
@@ -252,7 +265,149 @@ class SuspectRulesTest {
         Arguments.of(
             "stuck terminating on a Ready node",
             clues(Cause.NodeUnavailable, "Terminating", "", ready, null, false, ONE_GPU, ONE_GPU),
-            Suspect.Unknown));
+            Suspect.Unknown),
+        // Nodes in maintenance: a node-caused stall on a node with a signal from before the new
+        // pod is the node's; a pod's own failure keeps its suspect.
+        Arguments.of(
+            "in maintenance before the new pod, down after it (else the new revision)",
+            clues(
+                Cause.NodeUnavailable,
+                "NodeStatusUnknown",
+                "",
+                maintained(downAfter, List.of(drain(T.minusSeconds(1800))), List.of()),
+                fresh,
+                false,
+                ONE_GPU,
+                ONE_GPU),
+            Suspect.Node),
+        Arguments.of(
+            "maintenance planned only after the new pod: the new revision stays suspect",
+            clues(
+                Cause.NodeUnavailable,
+                "NodeStatusUnknown",
+                "",
+                maintained(
+                    downAfter,
+                    List.of(new Maintenance.Signal("MaintenancePlanned", T.minusSeconds(300))),
+                    List.of()),
+                fresh,
+                false,
+                ONE_GPU,
+                ONE_GPU),
+            Suspect.NewRevision),
+        Arguments.of(
+            "the autoscaler's taint, the pod unschedulable",
+            clues(
+                Cause.Unschedulable,
+                "Unschedulable",
+                "node(s) had untolerated taint {ToBeDeletedByClusterAutoscaler: }",
+                maintained(
+                    ready,
+                    List.of(),
+                    List.of(
+                        new NodeView.Taint(
+                            Maintenance.AUTOSCALER_TAINT,
+                            String.valueOf(T.minusSeconds(3600).getEpochSecond()),
+                            "NoSchedule",
+                            null))),
+                fresh,
+                false,
+                WITH_PORT,
+                ONE_GPU),
+            Suspect.Node),
+        Arguments.of(
+            "a drain, the controller cannot create the pod",
+            clues(
+                Cause.FailedCreate,
+                "FailedCreate",
+                "pods is forbidden",
+                maintained(ready, List.of(drain(null)), List.of()),
+                null,
+                false,
+                ONE_GPU,
+                ONE_GPU),
+            Suspect.Node),
+        Arguments.of(
+            "graceful shutdown, nothing yet runs there",
+            clues(
+                Cause.Unknown,
+                "NoPod",
+                "",
+                maintained(
+                    ready,
+                    List.of(
+                        new Maintenance.Signal(
+                            "GracefulNodeShutdownInProgress", T.minusSeconds(60))),
+                    List.of()),
+                null,
+                false,
+                ONE_GPU,
+                ONE_GPU),
+            Suspect.Node),
+        Arguments.of(
+            "an image that cannot be pulled on a node in maintenance keeps its suspect",
+            clues(
+                Cause.ImagePull,
+                "ImagePullBackOff",
+                "",
+                maintained(ready, List.of(drain(T.minusSeconds(3600))), List.of()),
+                fresh,
+                false,
+                ONE_GPU,
+                ONE_GPU),
+            Suspect.NewRevision));
+  }
+
+  static Maintenance.Signal drain(Instant since) {
+    return new Maintenance.Signal("DrainInProgress", since);
+  }
+
+  @org.junit.jupiter.api.Test
+  void maintenanceNamesTheSignal() {
+    NodeView downAfter = node("Unknown", T.minusSeconds(600));
+    PodView fresh = pod(T.minusSeconds(1200), "False", T.minusSeconds(1200));
+
+    SuspectRules.Suspicion s =
+        SuspectRules.judge(
+            clues(
+                Cause.NodeUnavailable,
+                "NodeStatusUnknown",
+                "",
+                maintained(
+                    downAfter,
+                    List.of(new Maintenance.Signal("MaintenanceInProgress", T.minusSeconds(1800))),
+                    List.of()),
+                fresh,
+                false,
+                ONE_GPU,
+                ONE_GPU));
+
+    assertThat(s.because())
+        .isEqualTo(
+            "node n1 is in maintenance (MaintenanceInProgress) since before the new pod was"
+                + " created there");
+  }
+
+  @org.junit.jupiter.api.Test
+  void theAutoscalersTaintIsASignalWhateverTheCallerPassed() {
+    NodeView.Taint taint =
+        new NodeView.Taint(Maintenance.AUTOSCALER_TAINT, "1764669600", "NoSchedule", null);
+    NodeView n =
+        new NodeView(
+            "n1",
+            Map.of(),
+            List.of(taint),
+            false,
+            null,
+            T,
+            List.of(new Maintenance.Signal(Maintenance.AUTOSCALER_TAINT, null), drain(null)));
+
+    assertThat(n.maintenance())
+        .containsExactly(
+            drain(null),
+            new Maintenance.Signal(
+                Maintenance.AUTOSCALER_TAINT, Instant.ofEpochSecond(1764669600)));
+    assertThat(new NodeView("n2", Map.of(), List.of(), false, null, T).maintenance()).isEmpty();
   }
 
   @ParameterizedTest(name = "{0}")
