@@ -131,6 +131,49 @@ class CausesRealClusterIT {
   }
 
   @Test
+  void aNodeInMaintenanceHoldingTheRolloutIsTheNodesDoingAndSaysSo() {
+    Scenario s = Scenario.create(cluster, "maintenance", 3, 0);
+    s.rollOut(DS, V1, b -> b);
+    String node = s.nodes().get(1);
+    // Maintenance announced (a KEP-5683 node lifecycle condition, as a drain tool sets it), then
+    // the node's kubelet dies. The real controller no longer counts an unreachable node as desired
+    // (its NoSchedule taint is not tolerated), so a pod there stops mattering at once; what holds
+    // the rollout is the old pod it deletes there, Terminating for good.
+    await("MaintenanceInProgress on " + node)
+        .atMost(Scenario.WAIT)
+        .ignoreException(io.fabric8.kubernetes.client.KubernetesClientException.class)
+        .until(
+            () -> {
+              var n = cluster.admin().nodes().withName(node).get();
+              n.getStatus()
+                  .getConditions()
+                  .add(
+                      new io.fabric8.kubernetes.api.model.NodeConditionBuilder()
+                          .withType("MaintenanceInProgress")
+                          .withStatus("True")
+                          .withReason("Drain")
+                          .withLastTransitionTime(java.time.Instant.now().toString())
+                          .build());
+              cluster.admin().nodes().resource(n).updateStatus();
+              return true;
+            });
+    s.label(node, "stallwatch.dev/kwok-node-state", "Unreachable");
+    await(node + " Unknown").atMost(Scenario.WAIT).until(() -> !s.nodeReady(node));
+
+    edit(s, ds -> container(ds).setImage(V1 + "-2"));
+
+    RolloutStall stall = s.awaitActiveStall();
+    assertThat(stall.getStatus().cause()).isEqualTo("NodeUnavailable");
+    assertThat(stall.getStatus().node()).isEqualTo(node);
+    assertThat(s.conditionStatus(node, "MaintenanceInProgress"))
+        .as("the signal, still on the node after the node controller's updates")
+        .isEqualTo("True");
+    assertThat(stall.getStatus().suspect()).isEqualTo("Node");
+    assertThat(stall.getStatus().suspectReason())
+        .startsWith("node " + node + " is in maintenance (MaintenanceInProgress) since before");
+  }
+
+  @Test
   void aCrashingNewImageIsCrashLoop() {
     Scenario s = Scenario.create(cluster, "crashloop", 3, 0);
     s.rollOut(DS, V1, b -> b);

@@ -91,6 +91,16 @@ public final class Scenario {
     return nodes;
   }
 
+  /** The status of {@code node}'s condition of {@code type}, or null when it has none. */
+  String conditionStatus(String node, String type) {
+    var n = cluster.admin().nodes().withName(node).get();
+    return n.getStatus().getConditions().stream()
+        .filter(c -> type.equals(c.getType()))
+        .map(io.fabric8.kubernetes.api.model.NodeCondition::getStatus)
+        .findFirst()
+        .orElse(null);
+  }
+
   boolean nodeReady(String node) {
     Node n = cluster.admin().nodes().withName(node).get();
     return n != null
