@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * every broken revision has exactly one RolloutStall and one Event and no healthy one has any.
  *
  * <p>CI runs {@code PT3M} over 30 nodes; the documented long run is {@code -Dstallwatch.soak=PT2H
- * -Dstallwatch.soak.nodes=200}, which writes its samples into docs/reliability.md ("Soak").
+ * -Dstallwatch.soak.nodes=200 -Dfailsafe.forkTimeout=9000} (the IT fork's default limit is an
+ * hour), which writes its samples into docs/reliability.md ("Soak").
  */
 @NativeHelm
 class SoakRealClusterIT {
@@ -299,7 +300,7 @@ class SoakRealClusterIT {
                 + " API-server restarts; detection p50 %s, p99 %s, max %s; %d WARN lines. Command:"
                 + " `./mvnw -B verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false"
                 + " -Dit.test=SoakRealClusterIT -Dfailsafe.failIfNoSpecifiedTests=false"
-                + " -Dstallwatch.soak=%s -Dstallwatch.soak.nodes=%d`.")
+                + " -Dfailsafe.forkTimeout=9000 -Dstallwatch.soak=%s -Dstallwatch.soak.nodes=%d`.")
             .formatted(
                 SOAK.toMinutes(),
                 NODES,
