@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -169,8 +168,7 @@ public final class CrdSchemaCheck {
       log.debug("the API server describes no {} in OpenAPI v3: not checking its schema", group);
       return;
     }
-    List<String> missing = new ArrayList<>(missing(wanted, served.get()));
-    Optional<String> line = verdict(missing);
+    Optional<String> line = verdict(missing(wanted, served.get()));
     if (line.isPresent()) {
       throw new ExitCodes.AccessException(line.get(), null);
     }
