@@ -128,6 +128,13 @@ class SoakRealClusterIT {
     }
     churn.awaitOpenRecorded();
     samples.add(sample(start, churn));
+    // The samples first, so that a failing check below does not lose an hour's measurement.
+    System.out.println("soak samples:\n" + table(samples));
+    try {
+      Files.writeString(SAMPLES, table(samples), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
 
     churn.assertEachBrokenRevisionRecordedOnce();
     assertThat(operator.alive()).isTrue();
