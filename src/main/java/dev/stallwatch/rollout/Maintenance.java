@@ -52,6 +52,9 @@ public final class Maintenance {
    * autoscaler's taint among {@code taints}.
    */
   public static List<Signal> signals(List<Signal> trueConditions, List<NodeView.Taint> taints) {
+    if (trueConditions.isEmpty() && taints.isEmpty()) {
+      return List.of(); // most nodes, read on every node change: no list made
+    }
     List<Signal> out = new ArrayList<>(trueConditions);
     for (NodeView.Taint t : taints) {
       if (AUTOSCALER_TAINT.equals(t.key())) {

@@ -160,13 +160,14 @@ final class LoopbackProxy implements AutoCloseable {
         });
   }
 
-  private static void daemon(String name, Runnable r) {
+  /** Runs {@code r} on a daemon thread (the proxies' pumps). */
+  static void daemon(String name, Runnable r) {
     Thread t = new Thread(r, name);
     t.setDaemon(true);
     t.start();
   }
 
-  private static void quietlyClose(Socket s) {
+  static void quietlyClose(Socket s) {
     try {
       s.close();
     } catch (IOException ignored) {

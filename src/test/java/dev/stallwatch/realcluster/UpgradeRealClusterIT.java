@@ -204,12 +204,7 @@ class UpgradeRealClusterIT {
   /** A status field of a later release: in the CRD's schema and on every stall. */
   private void laterField() {
     String field = "fieldOfALaterRelease";
-    cluster
-        .admin()
-        .apiextensions()
-        .v1()
-        .customResourceDefinitions()
-        .withName("rolloutstalls.stallwatch.dev")
+    crd()
         .edit(
             crd -> {
               var status =
@@ -266,16 +261,21 @@ class UpgradeRealClusterIT {
         .split(" ");
   }
 
+  /** The RolloutStall CRD in the API server. */
+  private io.fabric8.kubernetes.client.dsl.Resource<
+          io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition>
+      crd() {
+    return cluster
+        .admin()
+        .apiextensions()
+        .v1()
+        .customResourceDefinitions()
+        .withName("rolloutstalls.stallwatch.dev");
+  }
+
   /** The status fields of the CRD the API server holds. */
   private List<String> servedStatusFields() {
-    var crd =
-        cluster
-            .admin()
-            .apiextensions()
-            .v1()
-            .customResourceDefinitions()
-            .withName("rolloutstalls.stallwatch.dev")
-            .get();
+    var crd = crd().get();
     return List.copyOf(
         crd.getSpec()
             .getVersions()

@@ -71,7 +71,7 @@ final class WatchCutProxy implements AutoCloseable {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("cannot trust " + caCertificate, e);
     }
-    daemon("watch-cut-accept", this::accept);
+    LoopbackProxy.daemon("watch-cut-accept", this::accept);
   }
 
   /** {@code kubeconfig} with its server pointed at this front (plain HTTP, no CA). */
@@ -103,7 +103,7 @@ final class WatchCutProxy implements AutoCloseable {
     int cut = 0;
     for (Map.Entry<Socket, String> w : watching.entrySet()) {
       if (namespace.equals(w.getValue().split(" ")[0])) {
-        quietlyClose(w.getKey());
+        LoopbackProxy.quietlyClose(w.getKey());
         cut++;
       }
     }
@@ -132,10 +132,10 @@ final class WatchCutProxy implements AutoCloseable {
         Socket upstream = tls.createSocket(target.getHost(), target.getPort());
         sockets.add(client);
         sockets.add(upstream);
-        daemon("watch-cut-up", () -> requests(client, upstream));
-        daemon("watch-cut-down", () -> pump(upstream, client));
+        LoopbackProxy.daemon("watch-cut-up", () -> requests(client, upstream));
+        LoopbackProxy.daemon("watch-cut-down", () -> pump(upstream, client));
       } catch (IOException e) {
-        quietlyClose(client);
+        LoopbackProxy.quietlyClose(client);
       }
     }
   }
@@ -267,24 +267,10 @@ final class WatchCutProxy implements AutoCloseable {
 
   private void end(Socket client, Socket upstream) {
     watching.remove(client);
-    quietlyClose(client);
-    quietlyClose(upstream);
+    LoopbackProxy.quietlyClose(client);
+    LoopbackProxy.quietlyClose(upstream);
     sockets.remove(client);
     sockets.remove(upstream);
-  }
-
-  private static void daemon(String name, Runnable r) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private static void quietlyClose(Socket s) {
-    try {
-      s.close();
-    } catch (IOException ignored) {
-      // already closed
-    }
   }
 
   @Override
@@ -292,7 +278,7 @@ final class WatchCutProxy implements AutoCloseable {
     closed = true;
     quietlyCloseServer();
     for (Socket s : sockets) {
-      quietlyClose(s);
+      LoopbackProxy.quietlyClose(s);
     }
   }
 
