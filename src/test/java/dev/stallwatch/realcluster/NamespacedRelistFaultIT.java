@@ -367,8 +367,47 @@ class NamespacedRelistFaultIT {
                   .filter(l -> !l.isBlank() && !l.startsWith("\t") && !l.startsWith("Caused by"))
                   .toList());
       throw new AssertionError(
-          e.getMessage() + "\nafter: " + what + "; the operator's log since:\n" + lines, e);
+          e.getMessage()
+              + "\nafter: "
+              + what
+              + "; the operator's log since:\n"
+              + lines
+              + "\nthe cluster now:\n"
+              + clusterState(),
+          e);
     }
+  }
+
+  /** Each stalled namespace's nodes (Ready, taints) and DaemonSet pods, for a failure message. */
+  private String clusterState() {
+    StringBuilder out = new StringBuilder();
+    for (String ns : List.of(STALLED_1, STALLED_2, LATE)) {
+      for (var node : cluster.admin().nodes().withLabel(Scenario.LABEL, ns).list().getItems()) {
+        out.append("node ").append(node.getMetadata().getName());
+        node.getStatus().getConditions().stream()
+            .filter(c -> "Ready".equals(c.getType()))
+            .forEach(
+                c ->
+                    out.append(" Ready=")
+                        .append(c.getStatus())
+                        .append(" since ")
+                        .append(c.getLastTransitionTime()));
+        out.append(" taints ").append(node.getSpec().getTaints()).append('\n');
+      }
+      for (var ds : cluster.admin().apps().daemonSets().inNamespace(ns).list().getItems()) {
+        out.append("ds ").append(ns).append('/').append(ds.getMetadata().getName());
+        out.append(" generation ").append(ds.getMetadata().getGeneration());
+        out.append(" status ").append(ds.getStatus()).append('\n');
+      }
+      for (var pod : cluster.admin().pods().inNamespace(ns).list().getItems()) {
+        out.append("pod ").append(ns).append('/').append(pod.getMetadata().getName());
+        out.append(" on ").append(pod.getSpec().getNodeName());
+        out.append(" hash ").append(pod.getMetadata().getLabels().get("controller-revision-hash"));
+        out.append(" phase ").append(pod.getStatus().getPhase());
+        out.append(" deleting ").append(pod.getMetadata().getDeletionTimestamp()).append('\n');
+      }
+    }
+    return out.toString();
   }
 
   private void assertRecordsIntact(boolean namespaced) {

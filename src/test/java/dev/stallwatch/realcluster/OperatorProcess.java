@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * {@code java -jar target/stallwatch.jar operator} as its own process, authenticated by a
@@ -36,6 +37,29 @@ public final class OperatorProcess implements AutoCloseable {
     this.log = log;
     this.hook = new Thread(process::destroyForcibly);
     Runtime.getRuntime().addShutdownHook(hook);
+    killWhenGone(ProcessHandle.current().pid(), process);
+  }
+
+  /**
+   * Kills {@code child} once the process {@code owner} is gone: the shutdown hook does not run when
+   * the test JVM is killed (failsafe's fork timeout sends SIGKILL), and an operator left behind
+   * keeps writing into the next run's cluster. A shell loop beside the child, looking every 2 s; it
+   * ends by itself when the child ends first.
+   */
+  static void killWhenGone(long owner, Process child) {
+    long pid = child.pid();
+    String loop =
+        "while kill -0 %d 2>/dev/null && kill -0 %d 2>/dev/null; do sleep 2; done; kill -0 %d"
+                .formatted(owner, pid, owner)
+            + " 2>/dev/null || kill -9 %d 2>/dev/null".formatted(pid);
+    try {
+      new ProcessBuilder("sh", "-c", loop)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.DISCARD)
+          .start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** Starts the operator with {@code kubeconfig}, its log in {@code log}, and extra flags. */
@@ -91,7 +115,8 @@ public final class OperatorProcess implements AutoCloseable {
 
   /**
    * Installs the chart's default release and starts the operator as its ServiceAccount, logging to
-   * {@code target/realcluster/NAME.log}.
+   * {@code target/realcluster/NAME.log}; stall-after is {@link #STALL_AFTER} unless {@code flags}
+   * give one.
    */
   public static OperatorProcess asChartServiceAccount(
       RealCluster cluster, String name, String... flags) {
@@ -99,7 +124,10 @@ public final class OperatorProcess implements AutoCloseable {
     Path kubeconfig =
         DEFAULT_RELEASE.serviceAccountKubeconfig(
             cluster, cluster.dir().resolve(name + ".kubeconfig"));
-    List<String> all = new ArrayList<>(List.of("--stall-after=" + STALL_AFTER));
+    List<String> all = new ArrayList<>();
+    if (Stream.of(flags).noneMatch(f -> f.startsWith("--stall-after"))) {
+      all.add("--stall-after=" + STALL_AFTER);
+    }
     all.addAll(List.of(flags));
     OperatorProcess operator =
         start(kubeconfig, cluster.dir().resolve(name + ".log"), name, all.toArray(String[]::new));

@@ -27,19 +27,28 @@ import org.junit.jupiter.api.Test;
  * after a full GC, its RSS, threads and open files are sampled: they must stay flat. At the end
  * every broken revision has exactly one RolloutStall and one Event and no healthy one has any.
  *
- * <p>CI runs {@code PT3M} over 30 nodes; the documented long run is {@code -Dstallwatch.soak=PT2H
+ * <p>CI runs {@code PT5M} over 30 nodes; the documented long run is {@code -Dstallwatch.soak=PT2H
  * -Dstallwatch.soak.nodes=200 -Dfailsafe.forkTimeout=9000} (the IT fork's default limit is an
  * hour), which writes its samples into docs/reliability.md ("Soak").
  */
 @NativeHelm
 class SoakRealClusterIT {
-  static final Duration SOAK = Duration.parse(System.getProperty("stallwatch.soak", "PT3M"));
+  static final Duration SOAK = Duration.parse(System.getProperty("stallwatch.soak", "PT5M"));
   static final int NODES = Integer.getInteger("stallwatch.soak.nodes", 30);
   static final int DAEMONSETS = 20;
   static final boolean LONG = SOAK.compareTo(Duration.ofMinutes(30)) >= 0;
 
   /** How often one DaemonSet changes (each one every {@value #DAEMONSETS} turns). */
   static final Duration TURN = LONG ? Duration.ofSeconds(9) : Duration.ofSeconds(4);
+
+  /**
+   * The operator's stall-after here: longer than the other real-tier tests' 10 s. An API-server
+   * restart holds every pod's progress until the scheduler and kwok have relisted — 11 s at 200
+   * nodes — so a healthy rollout in flight then holds back past 10 s: a stall by the rules, of a
+   * revision the soak calls healthy. At 30 s the claim "no healthy revision has a stall" is the
+   * operator's, not the cluster's luck; a broken one is still recorded long before its next turn.
+   */
+  static final Duration STALL_AFTER = Duration.ofSeconds(30);
 
   static final Duration RESTART_EVERY = LONG ? Duration.ofMinutes(20) : SOAK.dividedBy(2);
   static final Duration SAMPLE_EVERY = LONG ? Duration.ofMinutes(5) : Duration.ofMinutes(1);
@@ -84,7 +93,9 @@ class SoakRealClusterIT {
     // Rolled out before the operator starts: the first pods of 20 DaemonSets on every node take
     // kwok longer than stall-after on a busy machine, a stall by the rules but not the soak's.
     Churn churn = new Churn(cluster, scenario, DAEMONSETS);
-    operator = OperatorProcess.asChartServiceAccount(cluster, "soak-operator");
+    operator =
+        OperatorProcess.asChartServiceAccount(
+            cluster, "soak-operator", "--stall-after=" + STALL_AFTER.toSeconds() + "s");
     List<String> names = churn.names();
     int logged = operator.output().split("\n", -1).length;
     Instant start = Instant.now();
@@ -144,12 +155,7 @@ class SoakRealClusterIT {
       // seconds: the API server's timestamps).
       var stall = churn.stall(b);
       Instant recorded = Instant.parse(stall.getMetadata().getCreationTimestamp());
-      Instant due =
-          stall
-              .getStatus()
-              .stalledSinceTime()
-              .orElseThrow()
-              .plus(Duration.parse("PT" + OperatorProcess.STALL_AFTER));
+      Instant due = stall.getStatus().stalledSinceTime().orElseThrow().plus(STALL_AFTER);
       detection.add(Duration.between(due, recorded));
     }
     detection.sort(null);
