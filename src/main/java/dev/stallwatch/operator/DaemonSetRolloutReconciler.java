@@ -145,8 +145,7 @@ public final class DaemonSetRolloutReconciler implements Reconciler<DaemonSet> {
     try {
       RolloutSnapshot snapshot = CacheReads.snapshot(stores, ds, context);
       var seen =
-          new RolloutDecider.Observation(
-              ds, snapshot, stalls, StallNodes.of(snapshot.nodes()), null);
+          new RolloutDecider.Observation(ds, snapshot, stalls, StallNodes.of(snapshot), null);
       decision = decider.decide(seen, state, now);
       if (decision.plan().listFailedCreates()) {
         decision = decider.decide(seen.withFailedCreates(failedCreates.list(ds)), state, now);

@@ -25,6 +25,7 @@ import dev.stallwatch.rollout.RolloutSnapshot;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -115,9 +116,33 @@ class RolloutDeciderTest {
       return new Fixture(copy, pods, nodes, revisions, events);
     }
 
+    /** Every node tainted {@code key:NoSchedule}, which the DaemonSet does not tolerate. */
+    Fixture tainted(String key) {
+      List<Node> copies =
+          nodes.stream()
+              .map(
+                  n ->
+                      new NodeBuilder(n)
+                          .editOrNewSpec()
+                          .addNewTaint()
+                          .withKey(key)
+                          .withEffect("NoSchedule")
+                          .endTaint()
+                          .endSpec()
+                          .build())
+              .toList();
+      return new Fixture(ds, pods, copies, revisions, events);
+    }
+
+    /** Without the pods on {@code node}. */
+    Fixture withoutPodsOn(String node) {
+      List<Pod> kept = pods.stream().filter(p -> !node.equals(p.getSpec().getNodeName())).toList();
+      return new Fixture(ds, kept, nodes, revisions, events);
+    }
+
     Observation seen(RolloutStall... stalls) {
       RolloutSnapshot snapshot = Snapshots.of(ds, pods, nodes, revisions);
-      return new Observation(ds, snapshot, Set.of(stalls), StallNodes.of(snapshot.nodes()), null);
+      return new Observation(ds, snapshot, Set.of(stalls), StallNodes.of(snapshot), null);
     }
   }
 
@@ -164,6 +189,31 @@ class RolloutDeciderTest {
         .isEqualTo(RolloutState.NEW.recall(Set.of(recorded)).heldSince());
     assertThat(d.plan().metrics().active().since())
         .isEqualTo(Instant.parse(recorded.getStatus().stalledSince()));
+  }
+
+  @Test
+  void aRolloutThatLooksCompleteOnlyBecauseItsNodesLeftDesiredKeepsItsStall() {
+    // Every node tainted NoSchedule (as the node lifecycle controller taints nodes it lost, here
+    // with the Ready condition already True again): DESIRED is 0, so "all 0 desired nodes run the
+    // new revision" — yet the stalled node still holds its broken pod, which the controller leaves.
+    RolloutStall recorded =
+        decider.decide(SEED.seen(), RolloutState.NEW, NOW).plan().stalls().active();
+    Instant later = NOW.plus(Duration.ofMinutes(1));
+    Fixture outage = SEED.tainted("example.com/outage");
+
+    Decision d = decider.decide(outage.seen(recorded), RolloutState.NEW, later);
+
+    assertThat(d.verdict().phase()).isEqualTo(Phase.Complete);
+    assertThat(d.plan().stalls().changes())
+        .allSatisfy(c -> assertThat(c.transition()).isNotEqualTo(StallTransition.RESOLVED));
+    assertThat(d.plan().stalls().active()).isNotNull();
+
+    // Once the broken pod is gone from the node outside DESIRED, the rollout is complete.
+    Decision gone =
+        decider.decide(outage.withoutPodsOn("gpu-node-1").seen(recorded), RolloutState.NEW, later);
+    assertThat(gone.plan().stalls().changes())
+        .singleElement()
+        .satisfies(c -> assertThat(c.resolution()).isEqualTo(Resolution.RolloutComplete));
   }
 
   @Test
