@@ -32,9 +32,10 @@ public enum Resolution {
 
   /**
    * Decides whether {@code stall} is over given the DaemonSet's latest verdict and the cluster's
-   * nodes; empty while the rollout the stall is about is still stalled, and while a node it held is
-   * down (an outage is not progress: the verdict may say Complete only because the node dropped out
-   * of DESIRED).
+   * nodes; empty while the rollout the stall is about is still stalled, while a node it held is
+   * down, and while an outage holds an unready pod of the DaemonSet ({@link
+   * StallNodes#outageInProgress}): an outage is not progress, and the verdict may say Complete only
+   * because nodes dropped out of DESIRED.
    */
   static Optional<Resolution> of(RolloutStall stall, RolloutVerdict verdict, StallNodes nodes) {
     String stalledHash = stall.getSpec().revision();
@@ -54,7 +55,9 @@ public enum Resolution {
         && held.stream().noneMatch(n -> nodes.exists(n.name()))) {
       return Optional.of(NodeRemoved);
     }
-    if (!verdict.stalled() && held != null && held.stream().anyMatch(n -> nodes.down(n.name()))) {
+    if (!verdict.stalled()
+        && (nodes.outageInProgress()
+            || (held != null && held.stream().anyMatch(n -> nodes.down(n.name()))))) {
       return Optional.empty();
     }
     if (verdict.phase() == Phase.Complete) {

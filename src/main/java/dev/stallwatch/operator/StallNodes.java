@@ -44,11 +44,21 @@ interface StallNodes {
   }
 
   /**
-   * The snapshot's nodes, and its DaemonSet's pods: a node outside DESIRED that still holds a pod
-   * of the DaemonSet that is neither Ready nor being deleted counts as down too. The controller
-   * leaves such a pod where it is (a NoSchedule taint the pod does not tolerate — which is how a
-   * node lost in an outage leaves DESIRED, whatever its Ready condition says by then), so the
-   * rollout looks Complete without having reached the node.
+   * Whether a node holding an unready pod of the DaemonSet is down or has left DESIRED with it
+   * ({@link #of(RolloutSnapshot)}); false where the pods are not known.
+   */
+  default boolean outageInProgress() {
+    return false;
+  }
+
+  /**
+   * The snapshot's nodes, and whether an outage is in progress among them: some node that holds a
+   * pod of the DaemonSet that is neither Ready nor being deleted is down, or has left DESIRED with
+   * the pod still on it. The controller leaves such a pod where it is (a NoSchedule taint it does
+   * not tolerate is how a node lost in an outage leaves DESIRED, whatever its Ready condition says
+   * by then), so the rollout may look Complete without having reached the node. Asked of every
+   * unready pod, not only of the stall's nodes: the record may name others than the ones the outage
+   * took.
    */
   static StallNodes of(RolloutSnapshot snapshot) {
     StallNodes nodes = of(snapshot.nodes());
@@ -61,18 +71,21 @@ interface StallNodes {
 
       @Override
       public boolean down(String node) {
-        return nodes.down(node) || (nodes.exists(node) && leftWithAPod(node));
+        return nodes.down(node);
       }
 
-      private boolean leftWithAPod(String node) {
-        boolean unready = false;
+      @Override
+      public boolean outageInProgress() {
         for (PodView pod : snapshot.pods()) {
-          if (node.equals(pod.targetNode()) && !pod.terminating() && !pod.derived().ready()) {
-            unready = true;
-            break;
+          if (pod.terminating() || pod.derived().ready()) {
+            continue;
+          }
+          NodeView node = nodes.node(pod.targetNode());
+          if (node != null && (node.down() || !NodeEligibility.shouldRun(node, template))) {
+            return true;
           }
         }
-        return unready && !NodeEligibility.shouldRun(nodes.node(node), template);
+        return false;
       }
     };
   }

@@ -105,6 +105,33 @@ class ResolutionTest {
         .contains(Resolution.RolloutComplete);
   }
 
+  @Test
+  void anOutageHoldingAnUnreadyPodKeepsTheStallWhicheverNodesItNames() {
+    // The record's nodes are all up (or it names none, edited by hand): a node the outage took
+    // still holds an unready pod of the DaemonSet, outside DESIRED — no Complete to believe.
+    StallNodes outage =
+        new StallNodes() {
+          @Override
+          public boolean exists(String node) {
+            return true;
+          }
+
+          @Override
+          public boolean down(String node) {
+            return false;
+          }
+
+          @Override
+          public boolean outageInProgress() {
+            return true;
+          }
+        };
+    assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW), outage)).isEmpty();
+    assertThat(Resolution.of(active, notStalled(Phase.Progressing, NEW), outage)).isEmpty();
+    assertThat(Resolution.of(active, notStalled(Phase.Complete, OLD), outage))
+        .contains(Resolution.RolledBack);
+  }
+
   private static StallNodes nodes(java.util.function.Predicate<String> exists, boolean down) {
     return new StallNodes() {
       @Override
