@@ -75,12 +75,17 @@ interface StallNodes {
       }
 
       @Override
+      public NodeView node(String name) {
+        return nodes.node(name);
+      }
+
+      @Override
       public boolean outageInProgress() {
         for (PodView pod : snapshot.pods()) {
           if (pod.terminating() || pod.derived().ready()) {
             continue;
           }
-          NodeView node = nodes.node(pod.targetNode());
+          NodeView node = node(pod.targetNode());
           if (node != null && (node.down() || !NodeEligibility.shouldRun(node, template))) {
             return true;
           }
