@@ -19,6 +19,7 @@ import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
 import dev.stallwatch.rollout.SnapshotLag;
 import dev.stallwatch.rollout.StallMemory;
+import dev.stallwatch.rollout.Suspect;
 import dev.stallwatch.rollout.UnconfirmedStall;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.time.Duration;
@@ -182,8 +183,6 @@ public final class RolloutDecider {
       return new Decision(
           RolloutPlan.only(log, due.isBefore(recheck) ? due : recheck), state, verdict);
     }
-    state = state.withMemory(StallMemory.from(verdict, now));
-
     List<RollbackRecord> recorded = recordedRollbacks(o.stalls());
     String withheld = withheldRollback(o, verdict, recorded, now);
     StallPlan stallPlan =
@@ -194,6 +193,13 @@ public final class RolloutDecider {
             now,
             withheld,
             o.nodes());
+    // An outage holds the stall open (Resolution): nothing is judged meanwhile, so what the
+    // operator remembers of each node stays as it was — once the nodes are back, the stall goes on
+    // from the same instants instead of "moving again" and stalling anew.
+    boolean heldOpen = stallPlan.active() != null && !verdict.stalled();
+    if (!heldOpen) {
+      state = state.withMemory(StallMemory.from(verdict, now));
+    }
     stallPlan = announcing(stallPlan, state.unannounced());
     state = state.withUnannounced(Set.of());
     List<Notice> events = new ArrayList<>();
@@ -481,11 +487,30 @@ public final class RolloutDecider {
     }
     // Unreadable (hand-edited): the series still exists, dated at the epoch.
     Instant since = stall.getStatus().stalledSinceTime().orElse(Instant.EPOCH);
+    if (!verdict.stalled()) {
+      // Held open by an outage: the series stays as the record has it.
+      var status = stall.getStatus();
+      return new StallMetrics.ActiveStall(
+          named(Cause.class, status.cause(), Cause.Unknown),
+          named(Suspect.class, status.suspect(), null),
+          status.stalledNodeCount() == null ? 0 : status.stalledNodeCount(),
+          since);
+    }
     return new StallMetrics.ActiveStall(
         verdict.cause() == null ? Cause.Unknown : verdict.cause(),
         verdict.suspect(),
         verdict.stalledNodes().size(),
         since);
+  }
+
+  /** The constant of {@code type} named {@code name}, or {@code otherwise}. */
+  private static <E extends Enum<E>> E named(Class<E> type, String name, E otherwise) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equals(name)) {
+        return e;
+      }
+    }
+    return otherwise;
   }
 
   static Instant earliest(Instant... candidates) {

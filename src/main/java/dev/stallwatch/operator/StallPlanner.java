@@ -113,6 +113,10 @@ public final class StallPlanner {
                   StallRecord.resolved(previous, why, message, now).withRollback(rolledBack));
           changes.add(
               new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.RESOLVED, why));
+        } else if (!verdict.stalled()) {
+          // Held open by an outage (Resolution): nothing is judged now; the record stays as it
+          // was, not rewritten from a verdict that sees no stalled node.
+          active = stall;
         } else {
           RolloutStall next =
               withStatus(

@@ -196,17 +196,28 @@ class RolloutDeciderTest {
     // Every node tainted NoSchedule (as the node lifecycle controller taints nodes it lost, here
     // with the Ready condition already True again): DESIRED is 0, so "all 0 desired nodes run the
     // new revision" — yet the stalled node still holds its broken pod, which the controller leaves.
-    RolloutStall recorded =
-        decider.decide(SEED.seen(), RolloutState.NEW, NOW).plan().stalls().active();
+    Decision first = decider.decide(SEED.seen(), RolloutState.NEW, NOW);
+    RolloutStall recorded = first.plan().stalls().active();
     Instant later = NOW.plus(Duration.ofMinutes(1));
     Fixture outage = SEED.tainted("example.com/outage");
 
-    Decision d = decider.decide(outage.seen(recorded), RolloutState.NEW, later);
+    Decision d = decider.decide(outage.seen(recorded), first.state(), later);
 
     assertThat(d.verdict().phase()).isEqualTo(Phase.Complete);
-    assertThat(d.plan().stalls().changes())
-        .allSatisfy(c -> assertThat(c.transition()).isNotEqualTo(StallTransition.RESOLVED));
-    assertThat(d.plan().stalls().active()).isNotNull();
+    // Nothing judged meanwhile: the record is not rewritten, the memory not dropped, the series
+    // stays as the record has it.
+    assertThat(d.plan().stalls().changes()).isEmpty();
+    assertThat(d.plan().stalls().active()).isSameAs(recorded);
+    assertThat(d.state().memory()).isEqualTo(first.state().memory());
+    assertThat(d.plan().metrics().active().cause()).isEqualTo(Cause.ImagePull);
+    assertThat(d.plan().metrics().active().nodes()).isEqualTo(1);
+
+    // The nodes back: the same stall goes on — no "moving again", no second Event.
+    Decision back = decider.decide(SEED.seen(recorded), d.state(), later.plusSeconds(30));
+    assertThat(back.plan().stalls().changes())
+        .allSatisfy(c -> assertThat(c.transition()).isEqualTo(StallTransition.STILL_STALLED));
+    assertThat(back.plan().stalls().active().getStatus().stalledSince())
+        .isEqualTo(recorded.getStatus().stalledSince());
 
     // Once the broken pod is gone from the node outside DESIRED, the rollout is complete.
     Decision gone =

@@ -96,10 +96,60 @@ class NamespacedRelistFaultIT {
   void allNamespacesKeepEveryRecordThroughRelistsRestartsAndAnOperatorKill() {
     setUp("relist-all", false);
 
+    // What an outage leaves for a moment, made to stay: DESIRED 0 with the broken pod still there.
+    fault(
+        "every node of a stalled namespace tainted NoSchedule: out of DESIRED, the broken pod left",
+        () -> taintNodes(STALLED_1, true));
+    taintNodes(STALLED_1, false);
+
     fault("kube-apiserver SIGKILL, back in ~12 s", () -> restartApiServer(true));
     fault("etcd compacted, kube-apiserver restarted: 410, every informer relists", this::compact);
     operatorKilledWhileAStallFallsDue();
   }
+
+  /**
+   * Taints (or untaints) every node of {@code ns} with a NoSchedule taint its DaemonSets do not
+   * tolerate: by the controller's rules they leave DESIRED, and since NoSchedule does not evict,
+   * the stalled DaemonSet's broken pod is still there while "all 0 desired nodes run the new
+   * revision".
+   */
+  private void taintNodes(String ns, boolean taint) {
+    for (var node : cluster.admin().nodes().withLabel(Scenario.LABEL, ns).list().getItems()) {
+      cluster
+          .admin()
+          .nodes()
+          .withName(node.getMetadata().getName())
+          .edit(
+              n -> {
+                var taints = new ArrayList<>(n.getSpec().getTaints());
+                taints.removeIf(t -> OUTAGE_TAINT.equals(t.getKey()));
+                if (taint) {
+                  taints.add(
+                      new io.fabric8.kubernetes.api.model.TaintBuilder()
+                          .withKey(OUTAGE_TAINT)
+                          .withEffect("NoSchedule")
+                          .build());
+                }
+                n.getSpec().setTaints(taints);
+                return n;
+              });
+    }
+    // The operator judges by its own recount from the nodes; the controller's status may lag for
+    // minutes here (its DaemonSet sync backs off after "read version … is not as new as written
+    // version"). The pods stay either way: NoSchedule does not evict.
+    await("the taint on every node of " + ns + (taint ? "" : " gone"))
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                cluster.admin().nodes().withLabel(Scenario.LABEL, ns).list().getItems().stream()
+                    .allMatch(
+                        n ->
+                            taint
+                                == n.getSpec().getTaints().stream()
+                                    .anyMatch(t -> OUTAGE_TAINT.equals(t.getKey()))));
+  }
+
+  private static final String OUTAGE_TAINT = "stallwatch.dev/test-outage";
 
   private void setUp(String name, boolean namespaced) {
     cluster = RealClusterExtension.separate(name);
