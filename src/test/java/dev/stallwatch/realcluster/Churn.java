@@ -7,6 +7,7 @@ import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.StallName;
 import dev.stallwatch.operator.StallEvents;
 import dev.stallwatch.rollout.MetadataKeys;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,14 +92,54 @@ final class Churn {
     assertThat(stalls)
         .as("RolloutStalls of revisions that were never broken")
         .allMatch(s -> broken.stream().anyMatch(b -> isOf(s, b)));
+    // One RolloutStalled Event per broken revision, told apart by the revision its message names.
+    // The API server deletes Events an hour after their last update (--event-ttl): a revision
+    // recorded longer ago than that may have lost its Event, never gained a second one.
+    Instant kept = Instant.now().minus(EVENT_TTL).plus(TTL_MARGIN);
     for (String name : names) {
-      long episodes = broken.stream().filter(b -> b.daemonSet().equals(name)).count();
-      int events =
-          scenario.events(name, StallEvents.STALLED).stream()
-              .mapToInt(e -> e.getCount() == null ? 1 : e.getCount())
-              .sum();
-      assertThat(events).as("RolloutStalled events of %s", name).isEqualTo((int) episodes);
+      Map<String, Integer> byRevision = new TreeMap<>();
+      for (var e : scenario.events(name, StallEvents.STALLED)) {
+        String revision = revisionIn(e.getMessage());
+        byRevision.merge(revision, e.getCount() == null ? 1 : e.getCount(), Integer::sum);
+      }
+      for (Broken b : broken) {
+        if (!b.daemonSet().equals(name)) {
+          continue;
+        }
+        int events = byRevision.getOrDefault(b.revision(), 0);
+        Instant recorded = Instant.parse(stall(b).getMetadata().getCreationTimestamp());
+        if (recorded.isAfter(kept)) {
+          assertThat(events)
+              .as("RolloutStalled events of %s revision %s", name, b.revision())
+              .isOne();
+        } else {
+          assertThat(events)
+              .as(
+                  "RolloutStalled events of %s revision %s (older than the Event TTL)",
+                  name, b.revision())
+              .isLessThanOrEqualTo(1);
+        }
+      }
+      assertThat(byRevision.keySet())
+          .as("revisions of %s with a RolloutStalled Event", name)
+          .allMatch(
+              r ->
+                  broken.stream()
+                      .anyMatch(b -> b.daemonSet().equals(name) && b.revision().equals(r)));
     }
+  }
+
+  /** How long the API server keeps an Event after its last update (kube-apiserver's default). */
+  static final Duration EVENT_TTL = Duration.ofHours(1);
+
+  private static final Duration TTL_MARGIN = Duration.ofMinutes(2);
+
+  /** The revision hash a RolloutStalled message names: "…, new revision HASH […]; …". */
+  static String revisionIn(String message) {
+    var m =
+        java.util.regex.Pattern.compile("new revision ([0-9a-z]+)")
+            .matcher(message == null ? "" : message);
+    return m.find() ? m.group(1) : "";
   }
 
   RolloutStall stall(Broken b) {
