@@ -12,11 +12,11 @@ import java.util.Map;
 /**
  * What resolving a stall asks of the cluster's nodes: whether a node the stall held still exists (a
  * stall whose nodes were all deleted is over, {@link Resolution#NodeRemoved}) and whether it is
- * down ({@link NodeView#down}: not Ready, or still tainted not-ready/unreachable; from a snapshot
- * also: outside DESIRED with an unready pod of the DaemonSet left on it): a node outage is not
- * progress, so a stall is not resolved while a node it held is down — after an API-server outage
- * every node may be NotReady for a moment, DESIRED shrinks to nothing, and the rollout would look
- * complete.
+ * down ({@link NodeView#down}: not Ready, or still tainted not-ready/unreachable); and, from a
+ * snapshot, whether an outage is in progress ({@link #outageInProgress}). A node outage is not
+ * progress, so a stall is not resolved while a node it held is down or an outage holds an unready
+ * pod of the DaemonSet — after an API-server outage every node may be NotReady for a moment,
+ * DESIRED shrinks to nothing, and the rollout would look complete.
  */
 interface StallNodes {
   /** Every node exists and is Ready: nothing to hold a resolution back. */
