@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * DaemonSet's next turn), a node flapping NotReady for a few seconds now and then, and the API
  * server killed and restarted every {@link #RESTART_EVERY}. Every few minutes the operator's heap
  * after a full GC, its RSS, threads and open files are sampled: they must stay flat. At the end
- * every broken revision has exactly one RolloutStall and one Event and no healthy one has any.
+ * every broken revision has exactly one RolloutStall and one Event (Events live an hour) and no
+ * healthy one has any.
  *
  * <p>CI runs {@code PT5M} over 30 nodes; the documented long run is {@code -Dstallwatch.soak=PT2H
  * -Dstallwatch.soak.nodes=200 -Dfailsafe.forkTimeout=9000} (the IT fork's default limit is an
