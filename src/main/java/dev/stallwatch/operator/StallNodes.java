@@ -38,11 +38,6 @@ interface StallNodes {
   /** The node exists and is down ({@link NodeView#down}). */
   boolean down(String node);
 
-  /** The node of that name, or null. */
-  default NodeView node(String name) {
-    return null;
-  }
-
   /**
    * Whether a node holding an unready pod of the DaemonSet is down or has left DESIRED with it
    * ({@link #of(RolloutSnapshot)}); false where the pods are not known.
@@ -61,50 +56,25 @@ interface StallNodes {
    * took.
    */
   static StallNodes of(RolloutSnapshot snapshot) {
-    StallNodes nodes = of(snapshot.nodes());
-    PodTemplateView template = snapshot.daemonSet().template();
-    return new StallNodes() {
-      @Override
-      public boolean exists(String node) {
-        return nodes.exists(node);
-      }
+    return of(snapshot.nodes(), snapshot);
+  }
 
-      @Override
-      public boolean down(String node) {
-        return nodes.down(node);
-      }
-
-      @Override
-      public NodeView node(String name) {
-        return nodes.node(name);
-      }
-
-      @Override
-      public boolean outageInProgress() {
-        for (PodView pod : snapshot.pods()) {
-          if (pod.terminating() || pod.derived().ready()) {
-            continue;
-          }
-          NodeView node = node(pod.targetNode());
-          if (node != null && (node.down() || !NodeEligibility.shouldRun(node, template))) {
-            return true;
-          }
-        }
-        return false;
-      }
-    };
+  /** The cluster's nodes, without pods: no outage is ever in progress. */
+  static StallNodes of(List<NodeView> nodes) {
+    return of(nodes, null);
   }
 
   /**
-   * The cluster's nodes, looked up by name: the map of all nodes (5,000 at 5,000 nodes) is built on
-   * the first question, not on every reconcile.
+   * The nodes looked up by name: the map of all nodes (5,000 at 5,000 nodes) is built on the first
+   * question, not on every reconcile.
+   *
+   * @param snapshot whose pods and template {@link #outageInProgress} asks about, or null
    */
-  static StallNodes of(List<NodeView> nodes) {
+  private static StallNodes of(List<NodeView> nodes, RolloutSnapshot snapshot) {
     return new StallNodes() {
       private Map<String, NodeView> byName;
 
-      @Override
-      public NodeView node(String name) {
+      private NodeView node(String name) {
         if (byName == null) {
           byName = new HashMap<>();
           nodes.forEach(n -> byName.putIfAbsent(n.name(), n));
@@ -121,6 +91,24 @@ interface StallNodes {
       public boolean down(String node) {
         NodeView n = node(node);
         return n != null && n.down();
+      }
+
+      @Override
+      public boolean outageInProgress() {
+        if (snapshot == null) {
+          return false;
+        }
+        PodTemplateView template = snapshot.daemonSet().template();
+        for (PodView pod : snapshot.pods()) {
+          if (pod.terminating() || pod.derived().ready()) {
+            continue;
+          }
+          NodeView node = node(pod.targetNode());
+          if (node != null && (node.down() || !NodeEligibility.shouldRun(node, template))) {
+            return true;
+          }
+        }
+        return false;
       }
     };
   }

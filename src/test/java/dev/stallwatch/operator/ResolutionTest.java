@@ -109,23 +109,7 @@ class ResolutionTest {
   void anOutageHoldingAnUnreadyPodKeepsTheStallWhicheverNodesItNames() {
     // The record's nodes are all up (or it names none, edited by hand): a node the outage took
     // still holds an unready pod of the DaemonSet, outside DESIRED — no Complete to believe.
-    StallNodes outage =
-        new StallNodes() {
-          @Override
-          public boolean exists(String node) {
-            return true;
-          }
-
-          @Override
-          public boolean down(String node) {
-            return false;
-          }
-
-          @Override
-          public boolean outageInProgress() {
-            return true;
-          }
-        };
+    StallNodes outage = nodes(n -> true, false, true);
     assertThat(Resolution.of(active, notStalled(Phase.Complete, NEW), outage)).isEmpty();
     assertThat(Resolution.of(active, notStalled(Phase.Progressing, NEW), outage)).isEmpty();
     assertThat(Resolution.of(active, notStalled(Phase.Complete, OLD), outage))
@@ -133,7 +117,17 @@ class ResolutionTest {
   }
 
   private static StallNodes nodes(java.util.function.Predicate<String> exists, boolean down) {
+    return nodes(exists, down, false);
+  }
+
+  private static StallNodes nodes(
+      java.util.function.Predicate<String> exists, boolean down, boolean outage) {
     return new StallNodes() {
+      @Override
+      public boolean outageInProgress() {
+        return outage;
+      }
+
       @Override
       public boolean exists(String node) {
         return exists.test(node);
