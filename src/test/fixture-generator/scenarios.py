@@ -1009,25 +1009,88 @@ def unparsable_template_generation():
 # ---------------------------------------------------------------- kinds stallwatch does not judge
 
 
+def as_kruise(api, ds_obj, others, strategy, status_extra=None):
+    """Makes an apps/v1 DaemonSet an OpenKruise Advanced DaemonSet of `api`, as kruise's controller
+    leaves it: its owner references on pods and revisions, no template-generation annotation (kruise
+    adds the pod label only with it), the new revision in .status."""
+    ds_obj["apiVersion"] = api
+    ds_obj["metadata"].pop("annotations", None)
+    ds_obj["spec"]["updateStrategy"] = strategy
+    ds_obj["status"].update(status_extra or {})
+    for o in others:
+        for ref in o["metadata"].get("ownerReferences", []):
+            ref["apiVersion"] = api
+        o["metadata"]["labels"].pop("pod-template-generation", None)
+    return ds_obj
+
+
 @scenario
-def kruise_daemonset_unsupported():
+def kruise_partition_stalls():
+    ds, r1, r2 = toolkit_rollout()
+    pods = [old_pod(ds, r1, "gpu-node-1"), old_pod(ds, r1, "gpu-node-2"),
+            pod(ds, r2, "gpu-node-3", -12, "imagepull", labels_mode="hash")]
+    revisions = [r1.obj(), r2.obj()]
+    kobj = as_kruise("apps.kruise.io/v1beta1", ds.obj(status_of(3, 3, 2, 1, 2, observed=2)),
+                     pods + revisions,
+                     {"type": "RollingUpdate", "rollingUpdate": {
+                         "rollingUpdateType": "Standard", "maxUnavailable": 1, "maxSurge": 0,
+                         "partition": 1}},
+                     {"updateRevision": r2.hash})
+    objs = [kobj] + pods + gpu_nodes() + revisions
+    return doc("An OpenKruise Advanced DaemonSet (apps.kruise.io/v1beta1) with partition 1 rolls a "
+               "tag that cannot be pulled. Kruise updates from the highest node name down, so "
+               "gpu-node-3 took the new pod and waits in ImagePullBackOff; the partition holds "
+               "gpu-node-1 on the old revision on purpose; gpu-node-2 waits for the budget. The "
+               "stall is among the nodes the rollout may update only.",
+               0, objs, {"exitCode": 1, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",
+                   "stalledNodes": ["gpu-node-3"], "stalledSince": at(-12),
+                   "newRevision": dict(rev(r2), images=[BAD_IMAGE]),
+                   "nodes": {
+                       "gpu-node-1": {"revision": "old", "standing": "held", "cause": None},
+                       "gpu-node-2": {"revision": "old", "standing": "waiting"},
+                       "gpu-node-3": {"standing": "stuck", "cause": "ImagePull"}}}]})
+
+
+@scenario
+def kruise_paused():
+    ds, r1, r2 = toolkit_rollout()
+    pods = [old_pod(ds, r1, "gpu-node-1"), old_pod(ds, r1, "gpu-node-2"),
+            pod(ds, r2, "gpu-node-3", -12, "imagepull", labels_mode="hash")]
+    revisions = [r1.obj(), r2.obj()]
+    kobj = as_kruise("apps.kruise.io/v1alpha1", ds.obj(status_of(3, 3, 2, 1, 2, observed=2)),
+                     pods + revisions,
+                     {"type": "RollingUpdate", "rollingUpdate": {
+                         "rollingUpdateType": "Surging", "maxUnavailable": 1, "partition": 1,
+                         "paused": True}},
+                     {"daemonSetHash": r2.hash})
+    objs = [kobj] + pods + gpu_nodes() + revisions
+    return doc("The same rollout (apps.kruise.io/v1alpha1, its deprecated rolling type Surging, "
+               "which kruise runs as Standard) paused by its owner: Paused, never Stalled, though "
+               "gpu-node-3 would hold it back; the new revision is .status.daemonSetHash.",
+               0, objs, {"exitCode": 0, "daemonSets": [{
+                   "name": TOOLKIT, "phase": "Paused", "reason": "Paused", "cause": None,
+                   "stalledNodes": [],
+                   "newRevision": dict(rev(r2), images=[BAD_IMAGE]),
+                   "nodes": {"gpu-node-1": {"standing": "held"},
+                             "gpu-node-3": {"standing": "stuck", "cause": "ImagePull"}}}]})
+
+
+@scenario
+def kruise_other_version_unsupported():
     ds, r1, r2 = toolkit_rollout(NEW_IMAGE)
     pods = [pod(ds, r2, f"gpu-node-{i}", -12 + i, "ready") for i in (1, 2, 3)]
     kruise_t = template({"app": "node-agent"}, [container("agent", "example.com/agent:v2")])
     kruise = DaemonSet("node-agent", "kube-system", kruise_t, generation=2)
-    k1 = Revision(kruise, kruise_t, 2, -30)
     kobj = kruise.obj(status_of(3, 3, 1, 1, 1, observed=2))
-    kobj["apiVersion"] = "apps.kruise.io/v1alpha1"
-    kobj["spec"]["updateStrategy"] = {"type": "RollingUpdate", "rollingUpdate": {
-        "type": "Standard", "maxUnavailable": 1, "partition": 2, "paused": True}}
-    kpods = [pod(kruise, k1, "gpu-node-1", -30, "imagepull")]
-    objs = ([ds.obj(status_of(3, 3, 3, 3, 3, observed=2)), kobj] + pods + kpods + gpu_nodes()
+    kobj["apiVersion"] = "apps.kruise.io/v1beta2"
+    objs = ([ds.obj(status_of(3, 3, 3, 3, 3, observed=2)), kobj] + pods + gpu_nodes()
             + [r1.obj(), r2.obj()])
-    return doc("An OpenKruise Advanced DaemonSet (apps.kruise.io/v1alpha1, paused, partition 2) "
-               "beside an apps/v1 one. Its rollout follows rules stallwatch does not model, so it "
-               "is listed as unsupported, not judged; the apps/v1 DaemonSet is Complete.",
+    return doc("An OpenKruise DaemonSet of an API version stallwatch does not know "
+               "(apps.kruise.io/v1beta2) beside an apps/v1 one: listed as unsupported, not judged; "
+               "the apps/v1 DaemonSet is Complete.",
                0, objs, {"exitCode": 0,
-                         "unsupported": [{"apiVersion": "apps.kruise.io/v1alpha1",
+                         "unsupported": [{"apiVersion": "apps.kruise.io/v1beta2",
                                           "kind": "DaemonSet", "namespace": "kube-system",
                                           "name": "node-agent"}],
                          "daemonSets": [{"name": TOOLKIT, "phase": "Complete"}]})

@@ -184,7 +184,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
 
   private String nothingSelected(List<RolloutSnapshot> all, Dump dump) {
     if (all.isEmpty() && !dump.unsupported().isEmpty() && dump.daemonSets().isEmpty()) {
-      return "no apps/v1 DaemonSet in the input to judge (" + InputSummary.counts(dump) + ")";
+      return "no DaemonSet stallwatch judges in the input (" + InputSummary.counts(dump) + ")";
     }
     if (all.isEmpty()) {
       return dump.daemonSets().isEmpty()

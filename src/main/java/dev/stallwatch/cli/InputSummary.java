@@ -48,7 +48,9 @@ final class InputSummary {
         dump.unsupported().stream()
             .map(u -> u + " (" + u.apiVersion() + ")")
             .collect(Collectors.joining(", "));
-    return Optional.of("unsupported, not judged (only apps/v1 DaemonSets are): " + listed);
+    return Optional.of(
+        "unsupported, not judged (only apps/v1 and apps.kruise.io/v1beta1, v1alpha1 DaemonSets are): "
+            + listed);
   }
 
   /** {@code [{"apiVersion", "kind", "namespace", "name"}]}: the objects listed as unsupported. */

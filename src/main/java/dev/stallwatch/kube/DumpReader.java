@@ -558,15 +558,19 @@ public final class DumpReader {
   }
 
   /**
-   * Only {@code apps/v1} DaemonSets follow the rules the analyzer applies (another group's
-   * DaemonSet, like OpenKruise's with its partition and pause, does not). An object without
-   * apiVersion, as in a hand-written list, is taken for apps/v1.
+   * The DaemonSets whose rules the analyzer knows: {@code apps/v1} and OpenKruise's Advanced
+   * DaemonSet in {@code apps.kruise.io/v1beta1} and {@code v1alpha1}; any other group's or
+   * version's is listed as unsupported. An object without apiVersion, as in a hand-written list, is
+   * taken for apps/v1.
    */
   private static boolean judged(JsonNode node) {
     JsonNode api = node.get("apiVersion");
     return api == null
         || api.isNull()
-        || (api.isTextual() && (api.asText().isBlank() || api.asText().trim().equals("apps/v1")));
+        || (api.isTextual()
+            && (api.asText().isBlank()
+                || api.asText().trim().equals("apps/v1")
+                || AdvancedViews.VERSIONS.contains(api.asText().trim())));
   }
 
   /** A pod's view, straight from its JSON; the fabric8 path for anything unusual. */

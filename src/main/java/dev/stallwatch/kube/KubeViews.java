@@ -69,7 +69,8 @@ public final class KubeViews {
         strategy(spec.getUpdateStrategy(), what),
         spec.getMinReadySeconds() == null ? 0 : spec.getMinReadySeconds(),
         status(ds.getStatus()),
-        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"));
+        instant(meta.getCreationTimestamp(), what, "metadata.creationTimestamp"),
+        AdvancedViews.strategy(ds, what));
   }
 
   /** The analyzer's view of a pod. */

@@ -55,6 +55,11 @@ record Coverage(Evidence evidence, List<String> missing) {
     return new Coverage(missing.isEmpty() ? Evidence.Full : Evidence.Partial, missing);
   }
 
+  /** A verdict from {@code .status} only, for the reason given (a strategy not judged per node). */
+  static Coverage notJudged(String why) {
+    return new Coverage(Evidence.StatusOnly, List.of(why));
+  }
+
   boolean full() {
     return evidence == Evidence.Full;
   }

@@ -10,6 +10,8 @@ import java.util.Map;
  *     null when absent (upstream then matches pods by hash only); the reader rejects one that is
  *     not an integer, which would make every pod look old
  * @param status the DaemonSet's own {@code .status} as the API reported it, or null when absent
+ * @param advanced what an OpenKruise Advanced DaemonSet adds to the rollout; null for {@code
+ *     apps/v1}
  */
 public record DaemonSetView(
     ObjectRef ref,
@@ -20,7 +22,32 @@ public record DaemonSetView(
     UpdateStrategy strategy,
     int minReadySeconds,
     Status status,
-    Instant created) {
+    Instant created,
+    AdvancedStrategy advanced) {
+
+  /** An {@code apps/v1} DaemonSet. */
+  public DaemonSetView(
+      ObjectRef ref,
+      long generation,
+      Long templateGeneration,
+      Map<String, String> annotations,
+      PodTemplateView template,
+      UpdateStrategy strategy,
+      int minReadySeconds,
+      Status status,
+      Instant created) {
+    this(
+        ref,
+        generation,
+        templateGeneration,
+        annotations,
+        template,
+        strategy,
+        minReadySeconds,
+        status,
+        created,
+        null);
+  }
 
   public DaemonSetView {
     annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
@@ -33,6 +60,11 @@ public record DaemonSetView(
 
   public String name() {
     return ref.name();
+  }
+
+  /** {@code apps/v1}, or the Advanced DaemonSet's API version. */
+  public String apiVersion() {
+    return advanced == null ? "apps/v1" : advanced.apiVersion();
   }
 
   /**

@@ -100,6 +100,7 @@ final class NodeAssessor {
     }
     if (!split.isNew(pod)) {
       return PodAvailability.availableAt(pod, ds.minReadySeconds(), now) == null
+              && !(ds.advanced() != null && UpdateScope.preparingDelete(pod))
           ? row(node.name(), pod, Revision.OLD, Standing.WAITING)
           : null;
     }
@@ -138,7 +139,11 @@ final class NodeAssessor {
       }
     }
     if (p.liveNew().isEmpty() && !p.liveOld().isEmpty()) {
-      return plain(node.name(), p.liveOld().get(0), Revision.OLD, Standing.WAITING);
+      PodView old = p.liveOld().get(0);
+      if (ds.advanced() != null && UpdateScope.preparingDelete(old)) {
+        return preDeleteHook(node.name(), old, heldSince(node.name(), p));
+      }
+      return plain(node.name(), old, Revision.OLD, Standing.WAITING);
     }
     return holding(node.name(), node, p);
   }
@@ -346,7 +351,7 @@ final class NodeAssessor {
     // order watches deliver) is no stall of its revision. Earlier holds are remembered.
     Instant evidence = null;
     for (PodView pod : p.liveNew()) {
-      evidence = earlier(evidence, pod.created());
+      evidence = earlier(evidence, inPlaceStart(pod));
     }
     for (PodView pod : p.terminating()) {
       if (split.isNew(pod)) {
@@ -395,6 +400,53 @@ final class NodeAssessor {
       return now;
     }
     return start;
+  }
+
+  /**
+   * An old pod an Advanced DaemonSet's pre-delete hook holds ({@code PreparingDelete}): the user's
+   * hook, not the new revision nor the node, keeps the rollout from replacing it.
+   */
+  private Assessment preDeleteHook(String nodeName, PodView old, Instant since) {
+    boolean stuck = since != null && !now.isBefore(since.plus(settings.stallAfter()));
+    NodeRow row =
+        new NodeRow(
+            nodeName,
+            Revision.OLD,
+            old.name(),
+            old.images(),
+            PodState.of(old),
+            stuck ? Standing.STUCK : Standing.UPDATING,
+            Cause.Unknown,
+            "PreDeleteHook",
+            "old pod "
+                + old.name()
+                + " waits in the DaemonSet's pre-delete hook ("
+                + AdvancedStrategy.LIFECYCLE_STATE_LABEL
+                + "="
+                + AdvancedStrategy.PREPARING_DELETE
+                + "): whatever the hook waits for has not released it",
+            since,
+            Suspect.Unknown,
+            "the pre-delete hook is released by whoever set it, not by the new revision or the node");
+    return new Assessment(row, stuck || since == null ? null : since.plus(settings.stallAfter()));
+  }
+
+  /**
+   * When a new-revision pod began to run the new revision: its creation, or — for a pod an Advanced
+   * DaemonSet updated in place, whose {@code InPlaceUpdateReady} condition is not True — when that
+   * condition last changed (the in-place update's start).
+   */
+  private static Instant inPlaceStart(PodView pod) {
+    Instant created = pod.created();
+    for (PodView.Condition c : pod.conditions()) {
+      if (AdvancedStrategy.IN_PLACE_UPDATE_READY.equals(c.type())
+          && !"True".equals(c.status())
+          && c.lastTransition() != null
+          && (created == null || c.lastTransition().isAfter(created))) {
+        return c.lastTransition();
+      }
+    }
+    return created;
   }
 
   /** The node's oldest pod of the new revision, live or being deleted. */

@@ -71,6 +71,12 @@ public record NodeRow(
     /** Runs an available old pod and waits for the budget to reach it. */
     WAITING,
     /**
+     * Kept on its old revision (or without a pod) on purpose by an Advanced DaemonSet's partition,
+     * update selector or partitioned scaling: the rollout may not update it, so it never holds the
+     * rollout back.
+     */
+    HELD,
+    /**
      * Runs the new revision, but the node stopped being Ready after its pod was: an outage after
      * the rollout passed the node, not a rollout stall.
      */

@@ -8,6 +8,11 @@ public enum Phase {
   Progressing,
   /** At least one node is stuck or excluded. */
   Stalled,
+  /**
+   * An Advanced DaemonSet whose {@code rollingUpdate.paused} is true: the rollout waits for its
+   * owner; never reported stalled.
+   */
+  Paused,
   /** Strategy OnDelete: pods change only when someone deletes them; never reported stalled. */
   OnDelete
 }

@@ -10,6 +10,8 @@ public enum PhaseReason {
   RolloutComplete,
   /** The OnDelete strategy: old pods are replaced only when someone deletes them. */
   OnDelete,
+  /** An Advanced DaemonSet's rollingUpdate.paused is true: its owner holds the rollout. */
+  Paused,
   /** The DaemonSet controller has not written a status (or its observedGeneration) yet. */
   StatusNotReported,
   /** The controller has not yet observed the DaemonSet's current generation. */

@@ -29,7 +29,18 @@ record PhaseReport(Phase phase, String reason, String message) {
       String target,
       String progress,
       int unavailable,
-      int inMaintenance) {
+      int inMaintenance,
+      UpdateScope scope) {
+
+    /** {@code "; 2 nodes held by partition 2"}, or nothing when no node is held. */
+    String andHeld() {
+      int n = scope.count();
+      return n == 0 ? "" : "; " + n + (n == 1 ? " node" : " nodes") + " held by " + scope.by();
+    }
+
+    boolean paused() {
+      return ds.advanced() != null && ds.advanced().paused();
+    }
 
     boolean full() {
       return coverage.full();
@@ -66,11 +77,16 @@ record PhaseReport(Phase phase, String reason, String message) {
               PhaseReason.RolloutComplete,
               Facts::complete,
               f ->
-                  "all "
-                      + f.counts().desired()
-                      + " desired nodes run revision "
+                  (f.scope().count() == 0
+                          ? "all " + f.counts().desired() + " desired nodes run revision "
+                          : "all "
+                              + (f.counts().desired() - f.scope().count())
+                              + " of "
+                              + f.counts().desired()
+                              + " desired nodes the rollout may update run revision ")
                       + f.target()
-                      + ", available"),
+                      + ", available"
+                      + f.andHeld()),
           new Row(
               Phase.OnDelete,
               PhaseReason.OnDelete,
@@ -85,6 +101,24 @@ record PhaseReport(Phase phase, String reason, String message) {
               PhaseReason.OnDelete,
               f -> f.ds().strategy().onDelete(),
               PhaseReport::onDeletePerStatus),
+          new Row(
+              Phase.Paused,
+              PhaseReason.Paused,
+              Facts::paused,
+              f ->
+                  "rollout paused (rollingUpdate.paused); "
+                      + f.progress()
+                      + " to revision "
+                      + f.target()
+                      + (f.stalled().isEmpty()
+                          ? ""
+                          : "; node "
+                              + f.stalled().get(0).node()
+                              + " would hold it back ("
+                              + f.stalled().get(0).cause()
+                              + ")")
+                      + f.andHeld()
+                      + f.andLacking()),
           new Row(Phase.Stalled, null, f -> !f.stalled().isEmpty(), PhaseReport::stalledMessage),
           new Row(
               Phase.Progressing,
@@ -118,6 +152,7 @@ record PhaseReport(Phase phase, String reason, String message) {
                       + " ("
                       + f.updating().reason()
                       + ")"
+                      + f.andHeld()
                       + f.andLacking()),
           new Row(
               Phase.Progressing,
@@ -133,7 +168,7 @@ record PhaseReport(Phase phase, String reason, String message) {
               Phase.Progressing,
               PhaseReason.WaitingForBudget,
               f -> true,
-              f -> f.progress() + "; waiting for the rollout budget"));
+              f -> f.progress() + "; waiting for the rollout budget" + f.andHeld()));
 
   static PhaseReport of(
       DaemonSetView ds,
@@ -144,7 +179,8 @@ record PhaseReport(Phase phase, String reason, String message) {
       boolean complete,
       boolean observedCurrent,
       Coverage coverage,
-      Predicate<String> maintained) {
+      Predicate<String> maintained,
+      UpdateScope scope) {
     // One walk over the rows (5,000 at 5,000 nodes) for all the table asks of them.
     long updated = 0;
     NodeRow updating = null;
@@ -184,7 +220,8 @@ record PhaseReport(Phase phase, String reason, String message) {
             describe(split.newSummary()),
             updated + " of " + counts.desired() + " nodes updated",
             unavailable,
-            inMaintenance);
+            inMaintenance,
+            scope);
     for (Row row : ROWS) {
       if (row.when().test(facts)) {
         String reason = row.reason() == null ? stalled.get(0).reason() : row.reason().name();

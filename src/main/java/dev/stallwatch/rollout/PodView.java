@@ -138,13 +138,34 @@ public record PodView(
           }
         }
       }
-      boolean ready = first != null && "True".equals(first.status());
+      // OpenKruise's in-place update readiness gate: a pod whose InPlaceUpdateReady condition is
+      // not True is not ready, whatever a kubelet that ignores the gate reported.
+      Condition inPlace = null;
+      if (conditions != null) {
+        for (Condition c : conditions) {
+          if (AdvancedStrategy.IN_PLACE_UPDATE_READY.equals(c.type())) {
+            inPlace = c;
+            break;
+          }
+        }
+      }
+      boolean ready =
+          first != null
+              && "True".equals(first.status())
+              && (inPlace == null || "True".equals(inPlace.status()));
+      Instant since = ready ? first.lastTransition() : null;
+      if (ready
+          && inPlace != null
+          && inPlace.lastTransition() != null
+          && (since == null || inPlace.lastTransition().isAfter(since))) {
+        since = inPlace.lastTransition();
+      }
       String hash = labels == null ? null : labels.get(MetadataKeys.REVISION_HASH_LABEL);
       String generation =
           labels == null ? null : labels.get(MetadataKeys.TEMPLATE_GENERATION_LABEL);
       return new Derived(
           ready,
-          ready ? first.lastTransition() : null,
+          since,
           "Failed".equals(phase) || "Succeeded".equals(phase),
           // Shared by all pods of a revision: one instance each keeps them in the cache.
           hash == null ? null : hash.intern(),

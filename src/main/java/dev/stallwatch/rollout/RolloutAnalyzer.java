@@ -62,12 +62,18 @@ public final class RolloutAnalyzer {
     NodeIndex index = snapshot.nodeIndex();
     Map<String, NodeView> nodes = index.named();
     Placement placed = Placement.of(index, ds.template(), pods);
+    // An Advanced DaemonSet whose rollout stallwatch cannot follow node by node is judged from
+    // .status only, the reason named in the message; never guessed into a stall.
+    String notJudged = ds.advanced() == null ? "" : ds.advanced().notJudged();
     Coverage coverage =
-        Coverage.of(
-            index.isEmpty(),
-            snapshot.unreadableNodes(),
-            snapshot.podsListed(),
-            placed.elsewhere().keySet());
+        notJudged.isEmpty()
+            ? Coverage.of(
+                index.isEmpty(),
+                snapshot.unreadableNodes(),
+                snapshot.podsListed(),
+                placed.elsewhere().keySet())
+            : Coverage.notJudged(notJudged);
+    boolean perNode = snapshot.podsListed() && notJudged.isEmpty();
     RevisionSplit split = RevisionSplit.of(ds, revisions, pods);
     Counts counts = StatusCounts.compute(ds, placed, split, now);
     NodeAssessor assessor =
@@ -81,12 +87,13 @@ public final class RolloutAnalyzer {
             failedCreate(ds, split, snapshot.events()));
     // Without pods in the input no node can be judged one by one: every node would look empty.
     // The verdict then follows .status, as it does without nodes.
-    Rows rows = snapshot.podsListed() ? assess(ds, placed, assessor, coverage, counts) : Rows.NONE;
+    UpdateScope scope = perNode ? UpdateScope.of(ds, placed, split, now) : UpdateScope.NONE;
+    Rows rows = perNode ? assess(ds, placed, assessor, coverage, counts, scope) : Rows.NONE;
     Pace pace =
-        snapshot.podsListed()
-            ? pace(ds, placed, split, now).pace(counts.desired())
+        perNode
+            ? pace(ds, placed, split, now).pace(counts.desired() - scope.count())
             : new Pace(null, Math.max(0, counts.desired() - counts.upToDate()), null);
-    return decide(ds, split, counts, rows, coverage, pace, maintained(nodes));
+    return decide(ds, split, counts, rows, coverage, pace, maintained(nodes), scope);
   }
 
   /** Whether the node of that name carries a {@link Maintenance} signal. */
@@ -167,7 +174,12 @@ public final class RolloutAnalyzer {
   }
 
   private static Rows assess(
-      DaemonSetView ds, Placement placed, NodeAssessor assessor, Coverage coverage, Counts counts) {
+      DaemonSetView ds,
+      Placement placed,
+      NodeAssessor assessor,
+      Coverage coverage,
+      Counts counts,
+      UpdateScope scope) {
     // Indexed like placed; null where a node has no row (yet). The usual node (one pod, updated
     // or waiting, nothing to check later) gets its row without an Assessment around it.
     NodeRow[] rows = new NodeRow[placed.size()];
@@ -183,7 +195,13 @@ public final class RolloutAnalyzer {
         }
       }
     }
-    blockedAtStart(ds, placed, assessor, counts, rows, nextChecks);
+    for (int i = 0; i < rows.length; i++) {
+      if (scope.held(i) && rows[i] != null) {
+        rows[i] = held(rows[i]);
+        nextChecks[i] = null;
+      }
+    }
+    blockedAtStart(ds, placed, assessor, counts, scope.unavailable(), rows, nextChecks);
     boolean workLeft = false;
     for (NodeRow r : rows) {
       if (r != null && r.standing() != Standing.UPDATED && r.standing() != Standing.UNAVAILABLE) {
@@ -223,6 +241,21 @@ public final class RolloutAnalyzer {
     return new Rows(sorted, nextCheck);
   }
 
+  /** The row of a node the Advanced DaemonSet keeps out of its rollout on purpose. */
+  private static NodeRow held(NodeRow r) {
+    return new NodeRow(
+        r.node(),
+        r.revision(),
+        r.pod(),
+        r.images(),
+        r.state(),
+        Standing.HELD,
+        null,
+        null,
+        null,
+        null);
+  }
+
   private static void set(NodeRow[] rows, Instant[] nextChecks, int i, Assessment a) {
     rows[i] = a.row();
     nextChecks[i] = a.nextCheck();
@@ -238,18 +271,22 @@ public final class RolloutAnalyzer {
    * Blocked at start: with the unavailable budget used up by nodes that are down and no node
    * updating, the controller cannot start anywhere, so a down node still on an unavailable old pod
    * holds the rollout back (surge budgets replace such pods at once, so only without surge).
+   *
+   * @param heldUnavailable unavailable nodes an Advanced DaemonSet holds out of its rollout
    */
   private static void blockedAtStart(
       DaemonSetView ds,
       Placement placed,
       NodeAssessor assessor,
       Counts counts,
+      int heldUnavailable,
       NodeRow[] rows,
       Instant[] nextChecks) {
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
+    // Kruise counts the budget only among the nodes it may update.
     if (ds.strategy().onDelete()
         || budget.maxSurge() > 0
-        || counts.unavailable() < budget.maxUnavailable()) {
+        || counts.unavailable() - heldUnavailable < budget.maxUnavailable()) {
       return;
     }
     for (NodeRow r : rows) {
@@ -278,7 +315,8 @@ public final class RolloutAnalyzer {
       Rows assessed,
       Coverage coverage,
       Pace pace,
-      java.util.function.Predicate<String> maintained) {
+      java.util.function.Predicate<String> maintained,
+      UpdateScope scope) {
     // One walk over the rows (5,000 at 5,000 nodes) for what the verdict needs of them.
     List<NodeRow> rows = assessed.rows();
     List<NodeRow> stalledRows = new ArrayList<>();
@@ -311,7 +349,16 @@ public final class RolloutAnalyzer {
     RolloutBudget budget = RolloutBudget.of(ds.strategy(), counts.desired());
     PhaseReport report =
         PhaseReport.of(
-            ds, split, counts, rows, stalled, complete, observedCurrent, coverage, maintained);
+            ds,
+            split,
+            counts,
+            rows,
+            stalled,
+            complete,
+            observedCurrent,
+            coverage,
+            maintained,
+            scope);
     boolean isStalled = report.phase() == Phase.Stalled;
     return new RolloutVerdict(
         ds.ref(),

@@ -238,7 +238,7 @@ class DiagnoseCommandTest {
     Path kruise = dir.resolve("kruise.yaml");
     Files.writeString(
         kruise,
-        "apiVersion: apps.kruise.io/v1alpha1\nkind: DaemonSet\n"
+        "apiVersion: apps.kruise.io/v1beta2\nkind: DaemonSet\n"
             + "metadata: {name: node-agent, namespace: kube-system, generation: 2}\n"
             + "spec: {updateStrategy: {rollingUpdate: {partition: 2, paused: true}}}\n"
             + "status: {desiredNumberScheduled: 3, numberAvailable: 1, observedGeneration: 2}\n");
@@ -247,17 +247,18 @@ class DiagnoseCommandTest {
     assertThat(alone.exit()).isEqualTo(ExitCodes.USAGE);
     assertThat(alone.out())
         .contains(
-            "unsupported, not judged (only apps/v1 DaemonSets are):"
-                + " DaemonSet.apps.kruise.io kube-system/node-agent (apps.kruise.io/v1alpha1)");
-    assertThat(alone.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
+            "unsupported, not judged (only apps/v1 and apps.kruise.io/v1beta1, v1alpha1 DaemonSets"
+                + " are):"
+                + " DaemonSet.apps.kruise.io kube-system/node-agent (apps.kruise.io/v1beta2)");
+    assertThat(alone.err()).contains("error: no DaemonSet stallwatch judges in the input");
 
     // Found by DiagnoseFuzzTest: with -o json stdout was the table's line, not JSON.
     Run aloneJson = run("-f", kruise.toString(), "--now", NOW, "-o", "json");
     assertThat(aloneJson.exit()).isEqualTo(ExitCodes.USAGE);
     assertThat(aloneJson.json().get("daemonSets")).isEmpty();
     assertThat(aloneJson.json().get("unsupported").get(0).get("apiVersion").asText())
-        .isEqualTo("apps.kruise.io/v1alpha1");
-    assertThat(aloneJson.err()).contains("error: no apps/v1 DaemonSet in the input to judge");
+        .isEqualTo("apps.kruise.io/v1beta2");
+    assertThat(aloneJson.err()).contains("error: no DaemonSet stallwatch judges in the input");
 
     Run beside =
         run("-f", dump("complete.json"), "-f", kruise.toString(), "--now", NOW, "-o", "json");
