@@ -29,6 +29,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames({"rstall", "rollstall"})
 @Categories("stallwatch")
 @AdditionalPrinterColumn(name = "DaemonSet", jsonPath = ".spec.daemonSet", type = Type.STRING)
+@AdditionalPrinterColumn(name = "API", jsonPath = ".spec.daemonSetAPIVersion", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Node", jsonPath = ".status.node", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Cause", jsonPath = ".status.cause", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Old", jsonPath = ".status.oldRevision.hash", type = Type.STRING)

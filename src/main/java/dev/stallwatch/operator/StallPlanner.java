@@ -217,7 +217,7 @@ public final class StallPlanner {
                     "stallwatch"))
             .withOwnerReferences(
                 new OwnerReferenceBuilder()
-                    .withApiVersion("apps/v1")
+                    .withApiVersion(verdict.apiVersion())
                     .withKind("DaemonSet")
                     .withName(ds.name())
                     .withUid(ds.uid())
@@ -225,7 +225,10 @@ public final class StallPlanner {
             .build());
     stall.setSpec(
         new RolloutStallSpec(
-            ds.name(), verdict.newRevision() == null ? "" : verdict.newRevision().hash()));
+            ds.name(),
+            verdict.newRevision() == null ? "" : verdict.newRevision().hash(),
+            verdict.apiVersion(),
+            "DaemonSet"));
     return stall;
   }
 

@@ -60,6 +60,7 @@ public final class JsonReport {
 
   private static ObjectNode daemonSet(RolloutVerdict v) {
     ObjectNode o = MAPPER.createObjectNode();
+    o.put("apiVersion", v.apiVersion());
     o.put("namespace", v.daemonSet().namespace());
     o.put("name", v.daemonSet().name());
     o.put("phase", v.phase().name());

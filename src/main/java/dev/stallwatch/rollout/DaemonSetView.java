@@ -64,7 +64,7 @@ public record DaemonSetView(
 
   /** {@code apps/v1}, or the Advanced DaemonSet's API version. */
   public String apiVersion() {
-    return advanced == null ? "apps/v1" : advanced.apiVersion();
+    return advanced == null ? RolloutVerdict.APPS_V1 : advanced.apiVersion();
   }
 
   /**

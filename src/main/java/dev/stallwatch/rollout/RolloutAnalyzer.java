@@ -382,6 +382,7 @@ public final class RolloutAnalyzer {
         coverage.missing(),
         isStalled ? stalled.get(0).suspect() : null,
         isStalled ? stalled.get(0).suspectReason() : null,
-        report.phase() == Phase.Progressing ? pace : pace.remainingOnly());
+        report.phase() == Phase.Progressing ? pace : pace.remainingOnly(),
+        ds.apiVersion());
   }
 }

@@ -26,6 +26,8 @@ import java.util.List;
  * @param suspect would rolling back help? That of the earliest stalled node; null unless stalled
  * @param suspectReason why, finishing "rollback would help: yes, because …"; null unless stalled
  * @param pace nodes left, and while the rollout is {@link Phase#Progressing} its pace and time left
+ * @param apiVersion the DaemonSet's API version: {@code apps/v1}, or an OpenKruise Advanced
+ *     DaemonSet's ({@code apps.kruise.io/v1beta1}, {@code apps.kruise.io/v1alpha1})
  */
 public record RolloutVerdict(
     ObjectRef daemonSet,
@@ -49,9 +51,64 @@ public record RolloutVerdict(
     List<String> missing,
     Suspect suspect,
     String suspectReason,
-    Pace pace) {
+    Pace pace,
+    String apiVersion) {
+
+  /** The verdict on an {@code apps/v1} DaemonSet. */
+  public RolloutVerdict(
+      ObjectRef daemonSet,
+      Phase phase,
+      Cause cause,
+      String reason,
+      String message,
+      List<String> stalledNodes,
+      Instant stalledSince,
+      RevisionSummary oldRevision,
+      RevisionSummary newRevision,
+      Counts counts,
+      Counts reported,
+      Long observedGeneration,
+      long generation,
+      int maxUnavailable,
+      int maxSurge,
+      List<NodeRow> nodes,
+      Instant nextCheck,
+      Evidence evidence,
+      List<String> missing,
+      Suspect suspect,
+      String suspectReason,
+      Pace pace) {
+    this(
+        daemonSet,
+        phase,
+        cause,
+        reason,
+        message,
+        stalledNodes,
+        stalledSince,
+        oldRevision,
+        newRevision,
+        counts,
+        reported,
+        observedGeneration,
+        generation,
+        maxUnavailable,
+        maxSurge,
+        nodes,
+        nextCheck,
+        evidence,
+        missing,
+        suspect,
+        suspectReason,
+        pace,
+        APPS_V1);
+  }
+
+  /** The API version of the Kubernetes DaemonSet. */
+  public static final String APPS_V1 = "apps/v1";
 
   public RolloutVerdict {
+    apiVersion = apiVersion == null || apiVersion.isBlank() ? APPS_V1 : apiVersion;
     pace = pace == null ? Pace.UNKNOWN : pace;
     stalledNodes = stalledNodes == null ? List.of() : List.copyOf(stalledNodes);
     nodes = nodes == null ? List.of() : List.copyOf(nodes);

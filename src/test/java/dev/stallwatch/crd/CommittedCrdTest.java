@@ -55,7 +55,8 @@ class CommittedCrdTest {
             .map(CustomResourceColumnDefinition::getName)
             .toList();
     assertThat(narrow)
-        .containsExactly("DaemonSet", "Node", "Cause", "Old", "New", "Ready", "Phase", "Age");
+        .containsExactly(
+            "DaemonSet", "API", "Node", "Cause", "Old", "New", "Ready", "Phase", "Age");
   }
 
   @Test
