@@ -82,6 +82,12 @@ compares them). Nothing on secrets; writes on workloads only with auto-rollback.
   resources: ["daemonsets"]
   verbs: ["list", "watch"]
 {{- end }}
+{{- if .Values.advancedDaemonSets.enabled }}
+# OpenKruise Advanced DaemonSets, judged as DaemonSets are (patched only by the auto-rollback).
+- apiGroups: ["apps.kruise.io"]
+  resources: ["daemonsets"]
+  verbs: {{ if .Values.autoRollback.enabled }}["list", "watch", "get", "patch"]{{ else }}["list", "watch"]{{ end }}
+{{- end }}
 # RolloutStalls are created and deleted whole; only their status is rewritten. "get": a create or
 # status write whose answer was lost (a GOAWAY; the client retried it into a 409) is read back.
 - apiGroups: ["stallwatch.dev"]

@@ -1,5 +1,7 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.kube.AdvancedDaemonSet;
+import dev.stallwatch.rollout.AdvancedStrategy;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -260,9 +262,21 @@ public final class CachePruning {
     return new DaemonSetBuilder(ds).withMetadata(meta).build();
   }
 
+  /** An Advanced DaemonSet as the cache keeps it: as {@link #daemonSet}, metadata pruned alike. */
+  public static AdvancedDaemonSet advancedDaemonSet(AdvancedDaemonSet ds) {
+    DaemonSet pruned = daemonSet(ds.toDaemonSet());
+    AdvancedDaemonSet kept = new AdvancedDaemonSet();
+    kept.setApiVersion(ds.getApiVersion());
+    kept.setMetadata(pruned.getMetadata());
+    kept.setSpec(ds.getSpec());
+    kept.setStatus(ds.getStatus());
+    return kept;
+  }
+
   private static boolean read(String annotation) {
     return annotation.startsWith(MetadataKeys.STALLWATCH_PREFIX)
-        || MetadataKeys.TEMPLATE_GENERATION_ANNOTATION.equals(annotation);
+        || MetadataKeys.TEMPLATE_GENERATION_ANNOTATION.equals(annotation)
+        || AdvancedStrategy.PROGRESSIVE_CREATE_ANNOTATION.equals(annotation);
   }
 
   private static ObjectMeta meta(HasMetadata obj, boolean keepAnnotations) {

@@ -27,7 +27,7 @@ final class CacheReads {
    * The DaemonSet's snapshot from its pods, the nodes and its ControllerRevisions in the caches.
    */
   static RolloutSnapshot snapshot(
-      RolloutEventSources.Stores stores, DaemonSet ds, Context<DaemonSet> context) {
+      RolloutEventSources.Stores stores, DaemonSet ds, Context<?> context) {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     return snapshot(
@@ -66,10 +66,9 @@ final class CacheReads {
    */
   @SuppressWarnings("unchecked")
   static <R extends io.fabric8.kubernetes.api.model.HasMetadata> List<R> owned(
-      Context<DaemonSet> context, Class<R> type, String source, String namespace, String name) {
+      Context<?> context, Class<R> type, String source, String namespace, String name) {
     var cache =
-        (InformerEventSource<R, DaemonSet>)
-            context.eventSourceRetriever().getEventSourceFor(type, source);
+        (InformerEventSource<R, ?>) context.eventSourceRetriever().getEventSourceFor(type, source);
     return cache.byIndex(
         RolloutEventSources.BY_OWNER, RolloutEventSources.ownerKey(namespace, name));
   }
@@ -81,8 +80,8 @@ final class CacheReads {
    * before the status write's, which a reconcile must never take for a stall that starts over (a
    * second RolloutStalled Event).
    */
-  static Set<RolloutStall> stalls(Context<DaemonSet> context, String ns, String name) {
-    InformerEventSource<RolloutStall, DaemonSet> cache = stallCache(context);
+  static Set<RolloutStall> stalls(Context<?> context, String ns, String name) {
+    InformerEventSource<RolloutStall, ?> cache = stallCache(context);
     Set<RolloutStall> stalls = new java.util.HashSet<>();
     for (RolloutStall s :
         owned(context, RolloutStall.class, RolloutEventSources.STALLS, ns, name)) {
@@ -92,16 +91,16 @@ final class CacheReads {
   }
 
   @SuppressWarnings("unchecked")
-  static Collection<Node> nodes(Context<DaemonSet> context) {
+  static Collection<Node> nodes(Context<?> context) {
     var source =
-        (InformerEventSource<Node, DaemonSet>)
+        (InformerEventSource<Node, ?>)
             context.eventSourceRetriever().getEventSourceFor(Node.class, RolloutEventSources.NODES);
     return source.list().toList();
   }
 
   @SuppressWarnings("unchecked")
-  static InformerEventSource<RolloutStall, DaemonSet> stallCache(Context<DaemonSet> context) {
-    return (InformerEventSource<RolloutStall, DaemonSet>)
+  static InformerEventSource<RolloutStall, ?> stallCache(Context<?> context) {
+    return (InformerEventSource<RolloutStall, ?>)
         context
             .eventSourceRetriever()
             .getEventSourceFor(RolloutStall.class, RolloutEventSources.STALLS);

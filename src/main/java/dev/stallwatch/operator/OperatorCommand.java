@@ -125,6 +125,16 @@ public final class OperatorCommand implements Callable<Integer> {
               + " (STALLWATCH_LABEL_ALLOWLIST, none).")
   String[] labelAllowlist = {};
 
+  @Option(
+      names = "--advanced-daemonsets",
+      arity = "0..1",
+      defaultValue = "${env:STALLWATCH_ADVANCED_DAEMONSETS:-false}",
+      description =
+          "Also watch OpenKruise Advanced DaemonSets (daemonsets.apps.kruise.io) wherever the"
+              + " cluster serves them, looking again every 30s until it does"
+              + " (STALLWATCH_ADVANCED_DAEMONSETS, false).")
+  boolean advancedDaemonSets;
+
   /**
    * The cluster to work on; null: the kubeconfig or the in-cluster service account (tests set it).
    */
@@ -150,7 +160,8 @@ public final class OperatorCommand implements Callable<Integer> {
           leaderElectionNamespace,
           autoRollback,
           autoRollbackAfter,
-          new RoutingLabels(allowlist));
+          new RoutingLabels(allowlist),
+          advancedDaemonSets);
     } catch (IllegalArgumentException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }

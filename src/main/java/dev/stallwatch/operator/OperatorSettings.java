@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  * @param autoRollback the global switch of auto-rollback (DaemonSets still opt in by annotation)
  * @param autoRollbackAfter how long a stall lasts before an opted-in DaemonSet is rolled back
  * @param routingLabels the DaemonSet labels copied onto its RolloutStall and stall series
+ * @param advancedDaemonSets whether OpenKruise Advanced DaemonSets are watched where the cluster
+ *     serves them ({@link AdvancedDaemonSets})
  */
 public record OperatorSettings(
     Set<String> namespaces,
@@ -28,7 +30,47 @@ public record OperatorSettings(
     String leaderElectionNamespace,
     boolean autoRollback,
     Duration autoRollbackAfter,
-    RoutingLabels routingLabels) {
+    RoutingLabels routingLabels,
+    boolean advancedDaemonSets) {
+
+  /** Settings that leave Advanced DaemonSets alone. */
+  public OperatorSettings(
+      Set<String> namespaces,
+      Duration stallAfter,
+      Duration resolvedTtl,
+      int metricsPort,
+      boolean leaderElection,
+      String leaderElectionNamespace,
+      boolean autoRollback,
+      Duration autoRollbackAfter,
+      RoutingLabels routingLabels) {
+    this(
+        namespaces,
+        stallAfter,
+        resolvedTtl,
+        metricsPort,
+        leaderElection,
+        leaderElectionNamespace,
+        autoRollback,
+        autoRollbackAfter,
+        routingLabels,
+        false);
+  }
+
+  /** These settings, watching Advanced DaemonSets where served or not. */
+  public OperatorSettings withAdvancedDaemonSets(boolean watch) {
+    return new OperatorSettings(
+        namespaces,
+        stallAfter,
+        resolvedTtl,
+        metricsPort,
+        leaderElection,
+        leaderElectionNamespace,
+        autoRollback,
+        autoRollbackAfter,
+        routingLabels,
+        watch);
+  }
 
   public static final String LEASE_NAME = "stallwatch-leader";
 

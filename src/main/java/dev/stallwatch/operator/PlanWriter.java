@@ -26,8 +26,7 @@ final class PlanWriter {
     this.metrics = metrics;
   }
 
-  void apply(
-      DaemonSet ds, RolloutPlan plan, InformerEventSource<RolloutStall, DaemonSet> stallCache) {
+  void apply(DaemonSet ds, RolloutPlan plan, InformerEventSource<RolloutStall, ?> stallCache) {
     apply(ds, plan, stallCache, name -> {});
   }
 
@@ -38,7 +37,7 @@ final class PlanWriter {
   void apply(
       DaemonSet ds,
       RolloutPlan plan,
-      InformerEventSource<RolloutStall, DaemonSet> stallCache,
+      InformerEventSource<RolloutStall, ?> stallCache,
       java.util.function.Consumer<String> unannounced) {
     for (LogLine line : plan.log()) {
       switch (line.level()) {
@@ -61,7 +60,7 @@ final class PlanWriter {
     String name = ds.getMetadata().getName();
     if (plan.metrics() != null) {
       var m = plan.metrics();
-      metrics.observe(ns, name, m.split(), m.active(), m.routing(), m.pace());
+      metrics.observe(ns, name, m.split(), m.active(), m.routing(), m.pace(), m.paused());
     }
     if (plan.countRollback()) {
       metrics.countRollback(ns, name);

@@ -14,6 +14,7 @@ import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.EventView;
+import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
 import dev.stallwatch.rollout.RolloutVerdict;
@@ -212,7 +213,8 @@ public final class RolloutDecider {
             verdict.split(),
             activeStall(verdict, stallPlan.active()),
             routing.tags(o.ds().getMetadata().getLabels()),
-            verdict.pace());
+            verdict.pace(),
+            verdict.phase() == Phase.Paused);
 
     // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
     RollbackDecision rollback = null;

@@ -21,7 +21,6 @@ import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -104,41 +103,48 @@ final class RolloutEventSources {
 
   static List<EventSource<?, DaemonSet>> create(
       EventSourceContext<DaemonSet> context, Stores stores) {
-    InformerEventSource<Pod, DaemonSet> pods =
+    return create(context, stores, Watched.DAEMON_SETS);
+  }
+
+  /** The sources of a reconciler of {@code watched}'s kind. */
+  static <P extends HasMetadata> List<EventSource<?, P>> create(
+      EventSourceContext<P> context, Stores stores, Watched<P> watched) {
+    Function<HasMetadata, List<String>> owners = o -> owners(o, watched.ownerApi());
+    InformerEventSource<Pod, P> pods =
         new InformerEventSource<>(
             StorePerInformer.of(
-                InformerEventSourceConfiguration.from(Pod.class, DaemonSet.class)
+                InformerEventSourceConfiguration.from(Pod.class, watched.type())
                     .withName(PODS)
                     .withNamespacesInheritedFromController()
-                    .withLabelSelector(MetadataKeys.TEMPLATE_GENERATION_LABEL)
-                    .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
+                    .withLabelSelector(watched.podSelector())
+                    .withSecondaryToPrimaryMapper(o -> owningIds(o, watched.ownerApi()))
                     .build(),
                 stores.pods),
             context);
-    pods.addIndexers(
-        Map.of(BY_NODE, RolloutEventSources::targetNode, BY_OWNER, RolloutEventSources::owners));
+    pods.addIndexers(Map.of(BY_NODE, RolloutEventSources::targetNode, BY_OWNER, owners::apply));
 
-    InformerEventSource<ControllerRevision, DaemonSet> revisions =
+    InformerEventSource<ControllerRevision, P> revisions =
         new InformerEventSource<>(
             StorePerInformer.of(
-                InformerEventSourceConfiguration.from(ControllerRevision.class, DaemonSet.class)
+                InformerEventSourceConfiguration.from(ControllerRevision.class, watched.type())
                     .withName(REVISIONS)
                     .withNamespacesInheritedFromController()
-                    .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
+                    .withSecondaryToPrimaryMapper(o -> owningIds(o, watched.ownerApi()))
                     .build(),
                 stores.revisions),
             context);
 
-    revisions.addIndexers(Map.of(BY_OWNER, RolloutEventSources::owners));
+    revisions.addIndexers(Map.of(BY_OWNER, owners::apply));
 
     NodeRouting routing =
         new NodeRouting(
-            () -> context.getPrimaryCache().list(),
+            () -> context.getPrimaryCache().list().map(watched.asDaemonSet()),
             node -> pods.byIndex(BY_NODE, node),
-            ds -> revisions.byIndex(BY_OWNER, ownerKey(ds)));
-    InformerEventSource<Node, DaemonSet> nodes =
-        new NodeEventSource(
-            InformerEventSourceConfiguration.from(Node.class, DaemonSet.class)
+            ds -> revisions.byIndex(BY_OWNER, ownerKey(ds)),
+            watched.ownerApi());
+    InformerEventSource<Node, P> nodes =
+        new NodeEventSource<>(
+            InformerEventSourceConfiguration.from(Node.class, watched.type())
                 .withName(NODES)
                 .withWatchAllNamespaces()
                 .withSecondaryToPrimaryMapper(routing::affected)
@@ -151,16 +157,35 @@ final class RolloutEventSources {
             context,
             routing);
 
-    InformerEventSource<RolloutStall, DaemonSet> stalls =
+    InformerEventSource<RolloutStall, P> stalls =
         new InformerEventSource<>(
-            InformerEventSourceConfiguration.from(RolloutStall.class, DaemonSet.class)
+            InformerEventSourceConfiguration.from(RolloutStall.class, watched.type())
                 .withName(STALLS)
                 .withNamespacesInheritedFromController()
-                .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DaemonSet.class))
+                .withSecondaryToPrimaryMapper(o -> owningIds(o, watched.ownerApi()))
                 .build(),
             context);
-    stalls.addIndexers(Map.of(BY_OWNER, RolloutEventSources::owners));
+    stalls.addIndexers(Map.of(BY_OWNER, owners::apply));
     return List.of(pods, revisions, nodes, stalls);
+  }
+
+  /**
+   * The ids of the DaemonSets of the watched kind that own {@code object} (as JOSDK's {@code
+   * Mappers.fromOwnerReferences} maps, but by kind DaemonSet and the watched API: kruise's owner
+   * references name the API version its controller ran at, v1alpha1 or v1beta1).
+   */
+  static Set<ResourceID> owningIds(HasMetadata object, java.util.function.Predicate<String> api) {
+    var refs = object.getMetadata() == null ? null : object.getMetadata().getOwnerReferences();
+    if (refs == null || refs.isEmpty()) {
+      return Set.of();
+    }
+    Set<ResourceID> ids = new HashSet<>();
+    for (var o : refs) {
+      if (DAEMON_SET_KIND.equals(o.getKind()) && api.test(o.getApiVersion())) {
+        ids.add(new ResourceID(o.getName(), object.getMetadata().getNamespace()));
+      }
+    }
+    return ids;
   }
 
   /**
@@ -175,19 +200,22 @@ final class RolloutEventSources {
    * scale run's flight recording.
    */
   static List<String> owners(HasMetadata object) {
+    return owners(object, Watched.DAEMON_SETS.ownerApi());
+  }
+
+  /** As {@link #owners(HasMetadata)}, for the DaemonSets whose owner API {@code api} accepts. */
+  static List<String> owners(HasMetadata object, java.util.function.Predicate<String> api) {
     var refs = object.getMetadata() == null ? null : object.getMetadata().getOwnerReferences();
     if (refs == null || refs.isEmpty()) {
       return List.of();
     }
     return refs.stream()
-        .filter(
-            o -> DAEMON_SET_KIND.equals(o.getKind()) && DAEMON_SET_API.equals(o.getApiVersion()))
+        .filter(o -> DAEMON_SET_KIND.equals(o.getKind()) && api.test(o.getApiVersion()))
         .map(o -> ownerKey(object.getMetadata().getNamespace(), o.getName()))
         .toList();
   }
 
   private static final String DAEMON_SET_KIND = HasMetadata.getKind(DaemonSet.class);
-  private static final String DAEMON_SET_API = HasMetadata.getApiVersion(DaemonSet.class);
 
   /** The {@link #BY_OWNER} key of a DaemonSet. */
   static String ownerKey(String namespace, String name) {
@@ -217,12 +245,13 @@ final class RolloutEventSources {
    * JOSDK hands the secondary-to-primary mapper only the new node; this source lends the node
    * before the update to {@link NodeRouting} for the duration of the (synchronous) mapping.
    */
-  private static final class NodeEventSource extends InformerEventSource<Node, DaemonSet> {
+  private static final class NodeEventSource<P extends HasMetadata>
+      extends InformerEventSource<Node, P> {
     private final NodeRouting routing;
 
     NodeEventSource(
         InformerEventSourceConfiguration<Node> configuration,
-        EventSourceContext<DaemonSet> context,
+        EventSourceContext<P> context,
         NodeRouting routing) {
       super(configuration, context);
       this.routing = routing;
@@ -250,6 +279,7 @@ final class RolloutEventSources {
     private final Supplier<Stream<DaemonSet>> daemonSets;
     private final Function<String, List<Pod>> podsOn;
     private final Function<DaemonSet, ? extends Collection<ControllerRevision>> revisionsOf;
+    private final java.util.function.Predicate<String> ownerApi;
     private final Map<ResourceID, Placements> placements = new ConcurrentHashMap<>();
 
     /** The node before the update being mapped, on the informer thread delivering it. */
@@ -259,9 +289,18 @@ final class RolloutEventSources {
         Supplier<Stream<DaemonSet>> daemonSets,
         Function<String, List<Pod>> podsOn,
         Function<DaemonSet, ? extends Collection<ControllerRevision>> revisionsOf) {
+      this(daemonSets, podsOn, revisionsOf, Watched.DAEMON_SETS.ownerApi());
+    }
+
+    NodeRouting(
+        Supplier<Stream<DaemonSet>> daemonSets,
+        Function<String, List<Pod>> podsOn,
+        Function<DaemonSet, ? extends Collection<ControllerRevision>> revisionsOf,
+        java.util.function.Predicate<String> ownerApi) {
       this.daemonSets = daemonSets;
       this.podsOn = podsOn;
       this.revisionsOf = revisionsOf;
+      this.ownerApi = ownerApi;
     }
 
     /** The mapper: an update when {@link #updating} is set, else an add or a delete. */
@@ -276,13 +315,7 @@ final class RolloutEventSources {
     Set<ResourceID> affected(Node before, Node after) {
       Set<ResourceID> result = new HashSet<>();
       for (Pod pod : podsOn.apply(after.getMetadata().getName())) {
-        if (pod.getMetadata().getOwnerReferences() == null) {
-          continue;
-        }
-        pod.getMetadata().getOwnerReferences().stream()
-            .filter(o -> "DaemonSet".equals(o.getKind()))
-            .forEach(
-                o -> result.add(new ResourceID(o.getName(), pod.getMetadata().getNamespace())));
+        result.addAll(owningIds(pod, ownerApi));
       }
       NodeView now = view(after);
       if (now == null) {

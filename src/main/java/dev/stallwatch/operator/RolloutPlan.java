@@ -96,5 +96,9 @@ public record RolloutPlan(
    * The DaemonSet's series: which nodes run which revision, its active stall, routing labels, pace.
    */
   public record Metrics(
-      RevisionNodes split, StallMetrics.ActiveStall active, List<Tag> routing, Pace pace) {}
+      RevisionNodes split,
+      StallMetrics.ActiveStall active,
+      List<Tag> routing,
+      Pace pace,
+      boolean paused) {}
 }

@@ -48,6 +48,12 @@ public enum Series {
       "Time left at the pace of the last 10 minutes, while the rollout progresses and it is known",
       "namespace",
       "daemonset"),
+  ROLLOUT_PAUSED(
+      "stallwatch.rollout.paused",
+      Kind.GAUGE,
+      "1 while an OpenKruise Advanced DaemonSet's rollout is paused (rollingUpdate.paused)",
+      "namespace",
+      "daemonset"),
   STALLS(
       "stallwatch.stalls",
       Kind.COUNTER,

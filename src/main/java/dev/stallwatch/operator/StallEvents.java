@@ -103,7 +103,7 @@ public final class StallEvents {
             .endMetadata()
             .withInvolvedObject(
                 new ObjectReferenceBuilder()
-                    .withApiVersion("apps/v1")
+                    .withApiVersion(ds.getApiVersion() == null ? "apps/v1" : ds.getApiVersion())
                     .withKind("DaemonSet")
                     .withNamespace(meta.getNamespace())
                     .withName(meta.getName())

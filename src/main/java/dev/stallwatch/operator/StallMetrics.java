@@ -116,12 +116,28 @@ public final class StallMetrics {
       ActiveStall stall,
       List<Tag> routing,
       Pace pace) {
+    observe(namespace, daemonSet, split, stall, routing, pace, false);
+  }
+
+  /**
+   * As above; {@code stallwatch_rollout_paused} is 1 while {@code paused} (an Advanced DaemonSet's
+   * rollout its owner paused) and absent otherwise.
+   */
+  public void observe(
+      String namespace,
+      String daemonSet,
+      RevisionNodes split,
+      ActiveStall stall,
+      List<Tag> routing,
+      Pace pace,
+      boolean paused) {
     DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
             key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
     synchronized (series) {
       series.update(split, stall, routing);
       series.pace(pace);
+      series.paused(paused);
     }
   }
 
@@ -228,6 +244,7 @@ public final class StallMetrics {
     double etaSeconds;
     Meter remainingGauge;
     Meter etaGauge;
+    Meter pausedGauge;
 
     DaemonSetSeries(String namespace, String daemonSet) {
       this.tags = Tags.of("namespace", namespace, "daemonset", daemonSet);
@@ -308,6 +325,20 @@ public final class StallMetrics {
       }
     }
 
+    void paused(boolean paused) {
+      if (paused && pausedGauge == null) {
+        pausedGauge =
+            Gauge.builder(Series.ROLLOUT_PAUSED.meter(), this, s -> 1)
+                .description(Series.ROLLOUT_PAUSED.help())
+                .tags(tags)
+                .strongReference(true)
+                .register(registry);
+      } else if (!paused && pausedGauge != null) {
+        registry.remove(pausedGauge);
+        pausedGauge = null;
+      }
+    }
+
     private void removeEta() {
       if (etaGauge != null) {
         registry.remove(etaGauge);
@@ -326,6 +357,7 @@ public final class StallMetrics {
     void removeAll() {
       removeStallGauges();
       removeEta();
+      paused(false);
       if (remainingGauge != null) {
         registry.remove(remainingGauge);
         remainingGauge = null;

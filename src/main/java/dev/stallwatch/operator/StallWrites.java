@@ -69,7 +69,7 @@ final class StallWrites {
   void apply(
       DaemonSet ds,
       StallPlan plan,
-      InformerEventSource<RolloutStall, DaemonSet> cache,
+      InformerEventSource<RolloutStall, ?> cache,
       java.util.function.Consumer<String> unannounced) {
     for (Change change : plan.changes()) {
       try {
@@ -86,8 +86,7 @@ final class StallWrites {
     }
   }
 
-  private void write(
-      DaemonSet ds, Change change, InformerEventSource<RolloutStall, DaemonSet> cache) {
+  private void write(DaemonSet ds, Change change, InformerEventSource<RolloutStall, ?> cache) {
     RolloutStall stall = change.stall();
     ResourceID id = ResourceID.fromResource(stall);
     switch (change.kind()) {

@@ -1,6 +1,6 @@
 package dev.stallwatch.operator;
 
-import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ControllerConfigurationOverrider;
@@ -35,6 +35,7 @@ public final class StallwatchOperator implements AutoCloseable {
 
   private final Operator operator;
   private final Leadership leadership;
+  private volatile AdvancedDaemonSets advanced; // null unless Advanced DaemonSets are watched
   private boolean closed;
 
   private final java.util.concurrent.ScheduledExecutorService watchdog;
@@ -67,7 +68,11 @@ public final class StallwatchOperator implements AutoCloseable {
 
   /** Options that only tests and the demo change. */
   public record Timing(
-      Clock clock, UnaryOperator<Duration> toRealDelay, Duration resync, LeaseTiming lease) {
+      Clock clock,
+      UnaryOperator<Duration> toRealDelay,
+      Duration resync,
+      LeaseTiming lease,
+      Duration advancedLook) {
     /** Wall clock; a full re-check of every DaemonSet every 10 minutes as a safety net. */
     public static final Timing REAL =
         new Timing(Clock.systemUTC(), UnaryOperator.identity(), Duration.ofMinutes(10));
@@ -77,8 +82,19 @@ public final class StallwatchOperator implements AutoCloseable {
       this(clock, toRealDelay, resync, LeaseTiming.DEFAULT);
     }
 
+    /** Looking for Advanced DaemonSets every {@link AdvancedDaemonSets#LOOK_AGAIN}. */
+    public Timing(
+        Clock clock, UnaryOperator<Duration> toRealDelay, Duration resync, LeaseTiming lease) {
+      this(clock, toRealDelay, resync, lease, AdvancedDaemonSets.LOOK_AGAIN);
+    }
+
     public Timing withLease(LeaseTiming lease) {
-      return new Timing(clock, toRealDelay, resync, lease);
+      return new Timing(clock, toRealDelay, resync, lease, advancedLook);
+    }
+
+    /** How often discovery is asked whether the cluster serves Advanced DaemonSets (tests). */
+    public Timing withAdvancedLook(Duration look) {
+      return new Timing(clock, toRealDelay, resync, lease, look);
     }
   }
 
@@ -157,35 +173,17 @@ public final class StallwatchOperator implements AutoCloseable {
             ? new Leadership(
                 client, settings.leaderElectionNamespace(), Leadership.identity(System::getenv))
             : null;
-    Operator operator =
-        new Operator(
-            o -> {
-              o.withKubernetesClient(client)
-                  .withCloseClientOnStop(false)
-                  .withReconciliationTerminationTimeout(Duration.ofSeconds(5))
-                  .withUseSSAToPatchPrimaryResource(false)
-                  .withSSABasedCreateUpdateMatchForDependentResources(false)
-                  .withMetrics(
-                      observeMetrics.apply(MicrometerMetrics.withoutPerResourceMetrics(registry)));
-              if (leadership != null) {
-                o.withLeaderElectionConfiguration(leadership.configuration(timing.lease()));
-              }
-            });
+    Operator operator = operator(client, registry, observeMetrics, leadership, timing);
     StallMetrics metrics = new StallMetrics(registry);
     StallEvents events = new StallEvents(client, timing.clock());
     ApiReachability reachability = new ApiReachability(timing.clock());
-    DaemonSetRolloutReconciler reconciler =
+    register(
+        operator,
         new DaemonSetRolloutReconciler(
-            timing.clock(), timing.toRealDelay(), settings, metrics, events, client, reachability);
-    var overrider =
-        ControllerConfigurationOverrider.override(
-            operator.getConfigurationService().getConfigurationFor(reconciler));
-    configure(overrider, settings, timing);
-    // One pruning store, a partition of it per namespace's informer (StorePerInformer).
-    operator.register(
-        reconciler,
-        StorePerInformer.of(
-            overrider.build(), new TransformingItemStore<>(CachePruning::daemonSet)));
+            timing.clock(), timing.toRealDelay(), settings, metrics, events, client, reachability),
+        CachePruning::daemonSet,
+        settings,
+        timing);
     if (leadership != null) {
       log.info(
           "leader election: Lease {}, identity {}; reconciling once it is acquired",
@@ -194,6 +192,31 @@ public final class StallwatchOperator implements AutoCloseable {
     }
     operator.start();
     StallwatchOperator started = new StallwatchOperator(operator, leadership, reachability);
+    if (settings.advancedDaemonSets()) {
+      started.advanced =
+          new AdvancedDaemonSets(
+              client,
+              () -> {
+                Operator advanced = operator(client, registry, observeMetrics, null, timing);
+                register(
+                    advanced,
+                    new AdvancedDaemonSetRolloutReconciler(
+                        timing.clock(),
+                        timing.toRealDelay(),
+                        settings,
+                        metrics,
+                        events,
+                        client,
+                        reachability),
+                    CachePruning::advancedDaemonSet,
+                    settings,
+                    timing);
+                return advanced;
+              },
+              started::leading,
+              timing.advancedLook());
+      started.advanced.start();
+    }
     // Only the leader exports stall series; this tells replicas apart (and "no leader" apart from
     // "nothing stalled"), as controller-runtime's leader_election_master_status does.
     replicaGauges(registry, started::leading, () -> !reachability.lost());
@@ -225,8 +248,47 @@ public final class StallwatchOperator implements AutoCloseable {
         .register(registry);
   }
 
-  private static void configure(
-      ControllerConfigurationOverrider<DaemonSet> o, OperatorSettings settings, Timing timing) {
+  /** A JOSDK operator on {@code client}, with leader election when {@code leadership} is given. */
+  private static Operator operator(
+      KubernetesClient client,
+      MeterRegistry registry,
+      UnaryOperator<Metrics> observeMetrics,
+      Leadership leadership,
+      Timing timing) {
+    return new Operator(
+        o -> {
+          o.withKubernetesClient(client)
+              .withCloseClientOnStop(false)
+              .withReconciliationTerminationTimeout(Duration.ofSeconds(5))
+              .withUseSSAToPatchPrimaryResource(false)
+              .withSSABasedCreateUpdateMatchForDependentResources(false)
+              .withMetrics(
+                  observeMetrics.apply(MicrometerMetrics.withoutPerResourceMetrics(registry)));
+          if (leadership != null) {
+            o.withLeaderElectionConfiguration(leadership.configuration(timing.lease()));
+          }
+        });
+  }
+
+  /** Registers a reconciler with its primary cache pruned by {@code prune}. */
+  private static <P extends HasMetadata> void register(
+      Operator operator,
+      RolloutReconciler<P> reconciler,
+      UnaryOperator<P> prune,
+      OperatorSettings settings,
+      Timing timing) {
+    var overrider =
+        ControllerConfigurationOverrider.override(
+            operator.getConfigurationService().getConfigurationFor(reconciler));
+    configure(overrider, settings, timing);
+    // One pruning store, a partition of it per namespace's informer (StorePerInformer).
+    operator.register(
+        reconciler,
+        StorePerInformer.of(overrider.build(), new TransformingItemStore<>(prune::apply)));
+  }
+
+  private static <P extends HasMetadata> void configure(
+      ControllerConfigurationOverrider<P> o, OperatorSettings settings, Timing timing) {
     if (settings.allNamespaces()) {
       o.watchingAllNamespaces();
     } else {
@@ -238,7 +300,14 @@ public final class StallwatchOperator implements AutoCloseable {
   /** True once started and every informer is healthy (synced and watching). */
   public boolean ready() {
     var info = operator.getRuntimeInfo();
-    return info.isStarted() && info.allEventSourcesAreHealthy();
+    return info.isStarted()
+        && info.allEventSourcesAreHealthy()
+        && (advanced == null || advanced.healthy());
+  }
+
+  /** True while OpenKruise Advanced DaemonSets are watched ({@link AdvancedDaemonSets}). */
+  public boolean watchingAdvancedDaemonSets() {
+    return advanced != null && advanced.watching();
   }
 
   /**
@@ -280,6 +349,9 @@ public final class StallwatchOperator implements AutoCloseable {
     watchdog.shutdownNow();
     if (leadership != null) {
       leadership.stopping();
+    }
+    if (advanced != null) {
+      advanced.close();
     }
     operator.stop();
     if (leadership != null) {

@@ -66,6 +66,16 @@ public final class StartupCheck {
       needs.add(new Need("apps", "daemonsets", "get", true, null));
       needs.add(new Need("apps", "daemonsets", "patch", true, null));
     }
+    if (settings.advancedDaemonSets()) {
+      // OpenKruise Advanced DaemonSets, read as DaemonSets are (AdvancedDaemonSets).
+      for (String verb : List.of("list", "watch")) {
+        needs.add(new Need("apps.kruise.io", "daemonsets", verb, true, null));
+      }
+      if (settings.autoRollback()) {
+        needs.add(new Need("apps.kruise.io", "daemonsets", "get", true, null));
+        needs.add(new Need("apps.kruise.io", "daemonsets", "patch", true, null));
+      }
+    }
     return needs;
   }
 

@@ -57,8 +57,21 @@ class DecisionPurityTest {
   /** The reconciler remembers one record per DaemonSet, in one map: nothing else by DaemonSet. */
   @Test
   void theReconcilerKeepsOneMapOfRolloutStates() {
-    var reconciler =
-        ProductionClasses.get().get("dev.stallwatch.operator.DaemonSetRolloutReconciler");
+    // One reconciler per kind of DaemonSet; they keep their fields in the base class they share.
+    var reconciler = ProductionClasses.get().get("dev.stallwatch.operator.RolloutReconciler");
+    for (String kind :
+        java.util.List.of(
+            "dev.stallwatch.operator.DaemonSetRolloutReconciler",
+            "dev.stallwatch.operator.AdvancedDaemonSetRolloutReconciler")) {
+      org.assertj.core.api.Assertions.assertThat(
+              ProductionClasses.get().get(kind).getFields().stream()
+                  .filter(
+                      f ->
+                          !f.getModifiers()
+                              .contains(com.tngtech.archunit.core.domain.JavaModifier.STATIC)))
+          .as("instance fields of %s", kind)
+          .isEmpty();
+    }
     var maps =
         reconciler.getFields().stream()
             .filter(f -> f.getRawType().isAssignableTo(java.util.Map.class))

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.testing.AdvancedDaemonSetWorld;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,206 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 class AdvancedDaemonSetDiagnoseTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String NOW = "2026-12-02T10:00:00Z";
-  private static final String ROLLOUT = "2026-12-02T09:50:00Z";
+  private static final java.time.Instant NOW_INSTANT = java.time.Instant.parse(NOW);
 
   @TempDir Path tmp;
 
-  /** One pod's state in the world. */
-  enum Pod {
-    OLD_READY,
-    NEW_READY,
-    NEW_IMAGE_PULL,
-    NONE,
-    OLD_PRE_DELETE,
-    NEW_IN_PLACE_PULLING
-  }
-
-  /** The world: an Advanced DaemonSet, its two revisions, five nodes and their pods. */
-  static final class World {
-    final ObjectNode ds;
-    final Map<String, Pod> pods = new LinkedHashMap<>();
-    final Map<String, Map<String, String>> nodeLabels = new LinkedHashMap<>();
-    String apiVersion;
-
-    World(String apiVersion, Pod... states) {
-      this.apiVersion = apiVersion;
-      for (int i = 0; i < states.length; i++) {
-        pods.put("node-" + (i + 1), states[i]);
-        nodeLabels.put("node-" + (i + 1), new LinkedHashMap<>());
-      }
-      ds = JSON.createObjectNode();
-      ds.put("apiVersion", apiVersion);
-      ds.put("kind", "DaemonSet");
-      ObjectNode meta = ds.putObject("metadata");
-      meta.put("name", "agent");
-      meta.put("namespace", "kruise");
-      meta.put("uid", "uid-agent");
-      meta.put("generation", 2);
-      meta.put("creationTimestamp", "2026-12-01T08:00:00Z");
-      ObjectNode spec = ds.putObject("spec");
-      spec.putObject("selector").putObject("matchLabels").put("app", "agent");
-      ObjectNode template = spec.putObject("template");
-      template.putObject("metadata").putObject("labels").put("app", "agent");
-      container(template.putObject("spec"), "registry.example/agent:2.0");
-      ObjectNode strategy = spec.putObject("updateStrategy");
-      strategy.put("type", "RollingUpdate");
-      ObjectNode rolling = strategy.putObject("rollingUpdate");
-      rolling.put("rollingUpdateType", "Standard");
-      rolling.put("maxUnavailable", 1);
-      rolling.put("maxSurge", 0);
-      ObjectNode status = ds.putObject("status");
-      status.put("observedGeneration", 2);
-      int n = states.length;
-      int withPod = (int) pods.values().stream().filter(p -> p != Pod.NONE).count();
-      int updated = (int) pods.values().stream().filter(p -> p.name().startsWith("NEW")).count();
-      int ready = (int) pods.values().stream().filter(p -> p.name().endsWith("READY")).count();
-      status.put("desiredNumberScheduled", n);
-      status.put("currentNumberScheduled", withPod);
-      status.put("updatedNumberScheduled", updated);
-      status.put("numberReady", ready);
-      status.put("numberAvailable", ready);
-      status.put("numberUnavailable", n - ready);
-      status.put("numberMisscheduled", 0);
-      status.put(apiVersion.endsWith("v1alpha1") ? "daemonSetHash" : "updateRevision", "new2");
-    }
-
-    World rolling(Consumer<ObjectNode> change) {
-      change.accept((ObjectNode) ds.path("spec").path("updateStrategy").path("rollingUpdate"));
-      return this;
-    }
-
-    World spec(Consumer<ObjectNode> change) {
-      change.accept((ObjectNode) ds.path("spec"));
-      return this;
-    }
-
-    World label(String node, String key, String value) {
-      nodeLabels.get(node).put(key, value);
-      return this;
-    }
-
-    JsonNode dump() {
-      ObjectNode list = JSON.createObjectNode();
-      list.put("apiVersion", "v1");
-      list.put("kind", "List");
-      ArrayNode items = list.putArray("items");
-      items.add(ds);
-      items.add(revision("old1", 1, "registry.example/agent:1.0", "2026-12-01T08:00:00Z"));
-      items.add(revision("new2", 2, "registry.example/agent:2.0", ROLLOUT));
-      nodeLabels.forEach((name, labels) -> items.add(node(name, labels)));
-      pods.forEach(
-          (node, state) -> {
-            if (state != Pod.NONE) {
-              items.add(pod(node, state));
-            }
-          });
-      return list;
-    }
-
-    private ObjectNode revision(String hash, int number, String image, String created) {
-      ObjectNode r = JSON.createObjectNode();
-      r.put("apiVersion", "apps/v1");
-      r.put("kind", "ControllerRevision");
-      ObjectNode meta = r.putObject("metadata");
-      meta.put("name", "agent-" + hash);
-      meta.put("namespace", "kruise");
-      meta.put("creationTimestamp", created);
-      meta.putObject("labels").put("controller-revision-hash", hash);
-      owner(meta);
-      r.put("revision", number);
-      ObjectNode template = r.putObject("data").putObject("spec").putObject("template");
-      template.putObject("metadata").putObject("labels").put("app", "agent");
-      container(template.putObject("spec"), image);
-      template.put("$patch", "replace");
-      return r;
-    }
-
-    private void owner(ObjectNode meta) {
-      ObjectNode o = meta.putArray("ownerReferences").addObject();
-      o.put("apiVersion", apiVersion);
-      o.put("kind", "DaemonSet");
-      o.put("name", "agent");
-      o.put("uid", "uid-agent");
-      o.put("controller", true);
-    }
-
-    private static ObjectNode node(String name, Map<String, String> labels) {
-      ObjectNode n = JSON.createObjectNode();
-      n.put("apiVersion", "v1");
-      n.put("kind", "Node");
-      ObjectNode meta = n.putObject("metadata");
-      meta.put("name", name);
-      ObjectNode l = meta.putObject("labels");
-      l.put("kubernetes.io/hostname", name);
-      labels.forEach(l::put);
-      ObjectNode ready = n.putObject("status").putArray("conditions").addObject();
-      ready.put("type", "Ready");
-      ready.put("status", "True");
-      ready.put("lastTransitionTime", "2026-12-01T07:00:00Z");
-      return n;
-    }
-
-    private ObjectNode pod(String node, Pod state) {
-      boolean isNew = state.name().startsWith("NEW");
-      ObjectNode p = JSON.createObjectNode();
-      p.put("apiVersion", "v1");
-      p.put("kind", "Pod");
-      ObjectNode meta = p.putObject("metadata");
-      meta.put("name", "agent-" + node);
-      meta.put("namespace", "kruise");
-      meta.put("uid", "uid-" + node);
-      boolean createdNew = isNew && state != Pod.NEW_IN_PLACE_PULLING;
-      meta.put("creationTimestamp", createdNew ? "2026-12-02T09:51:00Z" : "2026-12-01T08:01:00Z");
-      ObjectNode labels = meta.putObject("labels");
-      labels.put("app", "agent");
-      labels.put("controller-revision-hash", isNew ? "new2" : "old1");
-      if (state == Pod.OLD_PRE_DELETE) {
-        labels.put("lifecycle.apps.kruise.io/state", "PreparingDelete");
-      }
-      owner(meta);
-      ObjectNode spec = p.putObject("spec");
-      spec.put("nodeName", node);
-      container(spec, isNew ? "registry.example/agent:2.0" : "registry.example/agent:1.0");
-      ObjectNode status = p.putObject("status");
-      status.put("phase", state == Pod.NEW_IMAGE_PULL ? "Pending" : "Running");
-      ArrayNode conditions = status.putArray("conditions");
-      boolean ready =
-          state.name().endsWith("READY")
-              || state == Pod.OLD_PRE_DELETE
-              || state == Pod.NEW_IN_PLACE_PULLING;
-      ObjectNode c = conditions.addObject();
-      c.put("type", "Ready");
-      c.put("status", ready ? "True" : "False");
-      c.put("lastTransitionTime", createdNew ? "2026-12-02T09:51:10Z" : "2026-12-01T08:01:10Z");
-      if (state == Pod.NEW_IN_PLACE_PULLING) {
-        ObjectNode gate = conditions.addObject();
-        gate.put("type", "InPlaceUpdateReady");
-        gate.put("status", "False");
-        gate.put("lastTransitionTime", "2026-12-02T09:58:00Z");
-      }
-      ObjectNode cs = status.putArray("containerStatuses").addObject();
-      cs.put("name", "agent");
-      cs.put("image", isNew ? "registry.example/agent:2.0" : "registry.example/agent:1.0");
-      cs.put("ready", ready);
-      cs.put("restartCount", 0);
-      if (state == Pod.NEW_IMAGE_PULL) {
-        ObjectNode waiting = cs.putObject("state").putObject("waiting");
-        waiting.put("reason", "ImagePullBackOff");
-        waiting.put("message", "Back-off pulling image \"registry.example/agent:2.0\"");
-      } else {
-        cs.putObject("state").putObject("running").put("startedAt", "2026-12-01T08:01:05Z");
-      }
-      return p;
-    }
-
-    private static void container(ObjectNode podSpec, String image) {
-      ObjectNode c = podSpec.putArray("containers").addObject();
-      c.put("name", "agent");
-      c.put("image", image);
-    }
-  }
-
-  private JsonNode diagnose(World w) throws IOException {
+  private JsonNode diagnose(AdvancedDaemonSetWorld w) throws IOException {
     Path dump = tmp.resolve("dump.json");
     JSON.writeValue(dump.toFile(), w.dump());
     CliRun run = CliRun.diagnoseJson(dump, NOW, "5m");
@@ -244,9 +49,15 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void aPartitionHoldsTheLowestNamedOldNodesAndTheRestCompletes() throws IOException {
-    World w =
-        new World(
-                V1BETA1, Pod.OLD_READY, Pod.OLD_READY, Pod.NEW_READY, Pod.NEW_READY, Pod.NEW_READY)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY)
             .rolling(r -> r.put("partition", 2));
 
     JsonNode v = diagnose(w);
@@ -269,14 +80,15 @@ class AdvancedDaemonSetDiagnoseTest {
   @Test
   void aStallHappensOnlyAmongTheNodesThePartitionLetsTheRolloutUpdate() throws IOException {
     // kruise went from node-5 down: node-5 took the unpullable image, node-1 and node-2 are held.
-    World w =
-        new World(
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
                 V1BETA1,
-                Pod.OLD_READY,
-                Pod.OLD_READY,
-                Pod.OLD_READY,
-                Pod.OLD_READY,
-                Pod.NEW_IMAGE_PULL)
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_IMAGE_PULL)
             .rolling(r -> r.put("partition", 2));
 
     JsonNode v = diagnose(w);
@@ -296,9 +108,15 @@ class AdvancedDaemonSetDiagnoseTest {
   @Test
   void aPercentagePartitionIsScaledFromTheLastStatusAndRoundedDown() throws IOException {
     // 50% of 5 is 2.5: kruise holds 2.
-    World w =
-        new World(
-                V1BETA1, Pod.OLD_READY, Pod.OLD_READY, Pod.NEW_READY, Pod.NEW_READY, Pod.NEW_READY)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY)
             .rolling(r -> r.put("partition", "50%"));
 
     JsonNode v = diagnose(w);
@@ -309,14 +127,15 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void theUpdateSelectorHoldsEveryNodeItDoesNotMatch() throws IOException {
-    World w =
-        new World(
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
                 V1BETA1,
-                Pod.OLD_READY,
-                Pod.NEW_IMAGE_PULL,
-                Pod.OLD_READY,
-                Pod.NEW_READY,
-                Pod.OLD_READY)
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_IMAGE_PULL,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY)
             .label("node-2", "wave", "one")
             .label("node-4", "wave", "one")
             .rolling(r -> r.putObject("selector").putObject("matchLabels").put("wave", "one"));
@@ -336,8 +155,13 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void aSelectorThatMatchesNoNodeHoldsThemAllAndSaysSo() throws IOException {
-    World w =
-        new World(V1BETA1, Pod.OLD_READY, Pod.OLD_READY, Pod.OLD_READY)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY)
             .rolling(r -> r.putObject("selector").putObject("matchLabels").put("wave", "none"));
 
     JsonNode v = diagnose(w);
@@ -350,8 +174,14 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void aPausedRolloutIsPausedNeverStalledThoughANodeIsStuck() throws IOException {
-    World w =
-        new World(V1BETA1, Pod.OLD_READY, Pod.OLD_READY, Pod.NEW_READY, Pod.NEW_IMAGE_PULL)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_IMAGE_PULL)
             .rolling(r -> r.put("paused", true));
 
     JsonNode v = diagnose(w);
@@ -367,12 +197,18 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void surgeWithAnUnpullableImageStallsWhileTheOldPodStillRuns() throws IOException {
-    World w = new World(V1ALPHA1, Pod.OLD_READY, Pod.OLD_READY, Pod.NEW_IMAGE_PULL);
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+            V1ALPHA1,
+            NOW_INSTANT,
+            AdvancedDaemonSetWorld.Pod.OLD_READY,
+            AdvancedDaemonSetWorld.Pod.OLD_READY,
+            AdvancedDaemonSetWorld.Pod.NEW_IMAGE_PULL);
     w.rolling(
         r -> r.put("rollingUpdateType", "Surging").put("maxSurge", 1).put("maxUnavailable", 0));
     ObjectNode dump = (ObjectNode) w.dump();
     // the surge pod beside the old one on node-3
-    ObjectNode old = ((ObjectNode) w.pod("node-3", Pod.OLD_READY));
+    ObjectNode old = ((ObjectNode) w.pod("node-3", AdvancedDaemonSetWorld.Pod.OLD_READY));
     ((ObjectNode) old.path("metadata")).put("name", "agent-node-3-old");
     ((ArrayNode) dump.get("items")).add(old);
     Path file = tmp.resolve("surge.json");
@@ -391,8 +227,13 @@ class AdvancedDaemonSetDiagnoseTest {
   void anInPlaceUpdateIsTimedFromItsStartAndJudgedByTheReadinessGate() throws IOException {
     // node-3's pod was updated in place at 09:58 (InPlaceUpdateReady False since): Ready, but
     // not available; 2 minutes in, within stall-after.
-    World w =
-        new World(V1BETA1, Pod.OLD_READY, Pod.OLD_READY, Pod.NEW_IN_PLACE_PULLING)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_IN_PLACE_PULLING)
             .rolling(r -> r.put("rollingUpdateType", "InPlaceIfPossible"));
 
     JsonNode v = diagnose(w);
@@ -405,8 +246,13 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void anOldPodHeldInThePreDeleteHookIsStuckWithReasonPreDeleteHook() throws IOException {
-    World w =
-        new World(V1BETA1, Pod.OLD_READY, Pod.NEW_READY, Pod.OLD_PRE_DELETE)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.OLD_PRE_DELETE)
             .spec(
                 s ->
                     s.putObject("lifecycle")
@@ -426,8 +272,15 @@ class AdvancedDaemonSetDiagnoseTest {
   @Test
   void partitionedScalingHoldsTheEmptyNodesThePartitionKeepsEmpty() throws IOException {
     // desired 5, 1 new pod, partition 2: kruise creates 5 - 1 - 2 = 2 pods, on node-2 and node-3.
-    World w =
-        new World(V1BETA1, Pod.NEW_READY, Pod.NONE, Pod.NONE, Pod.NONE, Pod.NONE)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.NEW_READY,
+                AdvancedDaemonSetWorld.Pod.NONE,
+                AdvancedDaemonSetWorld.Pod.NONE,
+                AdvancedDaemonSetWorld.Pod.NONE,
+                AdvancedDaemonSetWorld.Pod.NONE)
             .rolling(r -> r.put("partition", 2))
             .spec(s -> s.putObject("scaleStrategy").put("partitionedScaling", true));
 
@@ -444,8 +297,13 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void anUnknownRollingTypeIsJudgedFromStatusAndNamed() throws IOException {
-    World w =
-        new World(V1BETA1, Pod.OLD_READY, Pod.NEW_IMAGE_PULL, Pod.NEW_READY)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_IMAGE_PULL,
+                AdvancedDaemonSetWorld.Pod.NEW_READY)
             .rolling(r -> r.put("rollingUpdateType", "Teleport"));
 
     JsonNode v = diagnose(w);
@@ -458,8 +316,13 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void aPartitionWrittenAsAPlainStringIsNamedAndJudgedFromStatus() throws IOException {
-    World w =
-        new World(V1BETA1, Pod.OLD_READY, Pod.NEW_IMAGE_PULL, Pod.NEW_READY)
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+                V1BETA1,
+                NOW_INSTANT,
+                AdvancedDaemonSetWorld.Pod.OLD_READY,
+                AdvancedDaemonSetWorld.Pod.NEW_IMAGE_PULL,
+                AdvancedDaemonSetWorld.Pod.NEW_READY)
             .rolling(r -> r.put("partition", "2"));
 
     JsonNode v = diagnose(w);
@@ -474,14 +337,24 @@ class AdvancedDaemonSetDiagnoseTest {
       throws IOException {
     JsonNode negative =
         diagnose(
-            new World(V1BETA1, Pod.OLD_READY, Pod.NEW_IMAGE_PULL, Pod.NEW_READY)
+            new AdvancedDaemonSetWorld(
+                    V1BETA1,
+                    NOW_INSTANT,
+                    AdvancedDaemonSetWorld.Pod.OLD_READY,
+                    AdvancedDaemonSetWorld.Pod.NEW_IMAGE_PULL,
+                    AdvancedDaemonSetWorld.Pod.NEW_READY)
                 .rolling(r -> r.put("partition", -1)));
     assertThat(negative.get("phase").asText()).isEqualTo("Stalled");
     assertThat(standings(negative)).doesNotContainValue("held");
 
     JsonNode above =
         diagnose(
-            new World(V1BETA1, Pod.OLD_READY, Pod.OLD_READY, Pod.OLD_READY)
+            new AdvancedDaemonSetWorld(
+                    V1BETA1,
+                    NOW_INSTANT,
+                    AdvancedDaemonSetWorld.Pod.OLD_READY,
+                    AdvancedDaemonSetWorld.Pod.OLD_READY,
+                    AdvancedDaemonSetWorld.Pod.OLD_READY)
                 .rolling(r -> r.put("partition", 7)));
     assertThat(above.get("phase").asText()).isEqualTo("Complete");
     assertThat(above.get("message").asText()).endsWith("3 nodes held by partition 7");
@@ -489,7 +362,13 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void theNewRevisionOfAV1alpha1ObjectIsItsDaemonSetHash() throws IOException {
-    World w = new World(V1ALPHA1, Pod.OLD_READY, Pod.NEW_READY, Pod.NEW_READY);
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+            V1ALPHA1,
+            NOW_INSTANT,
+            AdvancedDaemonSetWorld.Pod.OLD_READY,
+            AdvancedDaemonSetWorld.Pod.NEW_READY,
+            AdvancedDaemonSetWorld.Pod.NEW_READY);
 
     JsonNode v = diagnose(w);
 
@@ -500,7 +379,9 @@ class AdvancedDaemonSetDiagnoseTest {
 
   @Test
   void anotherKruiseVersionIsListedAsUnsupported() throws IOException {
-    World w = new World("apps.kruise.io/v1", Pod.OLD_READY);
+    AdvancedDaemonSetWorld w =
+        new AdvancedDaemonSetWorld(
+            "apps.kruise.io/v1", NOW_INSTANT, AdvancedDaemonSetWorld.Pod.OLD_READY);
     Path dump = tmp.resolve("other.json");
     JSON.writeValue(dump.toFile(), w.dump());
 

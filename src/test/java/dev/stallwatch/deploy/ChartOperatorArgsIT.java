@@ -26,6 +26,7 @@ class ChartOperatorArgsIT {
     assertThat(settings.resolvedTtl()).isEqualTo(Duration.ofHours(24));
     assertThat(settings.metricsPort()).isEqualTo(8080);
     assertThat(settings.leaderElection()).isFalse();
+    assertThat(settings.advancedDaemonSets()).isFalse();
   }
 
   @Test
@@ -42,7 +43,8 @@ class ChartOperatorArgsIT {
                         .set("leaderElection.enabled", true)
                         .set("replicas", 2)
                         .set("operator.labelAllowlist[0]", "team")
-                        .set("operator.labelAllowlist[1]", "example.com/owner")));
+                        .set("operator.labelAllowlist[1]", "example.com/owner")
+                        .set("advancedDaemonSets.enabled", true)));
 
     assertThat(settings.namespaces()).containsExactlyInAnyOrder("gpu-operator", "kube-system");
     assertThat(settings.stallAfter()).isEqualTo(Duration.ofMinutes(90));
@@ -51,6 +53,7 @@ class ChartOperatorArgsIT {
     assertThat(settings.leaderElection()).isTrue();
     assertThat(settings.leaderElectionNamespace()).isEqualTo(RenderedChart.NAMESPACE);
     assertThat(settings.routingLabels().keys()).containsExactly("team", "example.com/owner");
+    assertThat(settings.advancedDaemonSets()).isTrue();
   }
 
   @Test

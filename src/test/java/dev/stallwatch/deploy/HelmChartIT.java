@@ -123,6 +123,7 @@ class HelmChartIT {
             "--leader-election-namespace=stallwatch-system",
             "--auto-rollback",
             "--auto-rollback-after=20m",
+            "--advanced-daemonsets",
             "--some-future-flag=1");
     assertThat(operator.getImage())
         .isEqualTo(
@@ -269,48 +270,69 @@ class HelmChartIT {
   void theOperatorsRolesGrantExactlyTheVerbsItsStartUpCheckAsksFor() {
     for (boolean autoRollback : new boolean[] {false, true}) {
       for (boolean namespaced : new boolean[] {false, true}) {
-        RenderedChart chart =
-            RenderedChart.render(
-                t -> {
-                  t.set("autoRollback.enabled", autoRollback);
-                  if (namespaced) {
-                    t.set("operator.namespaces[0]", "gpu-operator");
-                  }
-                  return t;
-                });
-        OperatorSettings settings =
-            new OperatorSettings(
-                namespaced ? java.util.Set.of("gpu-operator") : java.util.Set.of(),
-                java.time.Duration.ofMinutes(5),
-                java.time.Duration.ofHours(24),
-                8080,
-                false,
-                null,
-                autoRollback,
-                OperatorSettings.DEFAULT_AUTO_ROLLBACK_AFTER);
-        java.util.Set<String> asked = new java.util.TreeSet<>();
-        for (StartupCheck.Need need : StartupCheck.needs(settings)) {
-          asked.add(need.group() + "/" + need.resource() + " " + need.verb());
-        }
-        java.util.Set<String> granted = new java.util.TreeSet<>();
-        for (RenderedChart.GrantedRule r : chart.rules()) {
-          String role = r.role().getMetadata().getName();
-          if (role.endsWith("-view") || role.endsWith("-leader-election")) {
-            continue; // the view role for people, the Lease's Role
+        for (boolean advanced : new boolean[] {false, true}) {
+          RenderedChart chart =
+              RenderedChart.render(
+                  t -> {
+                    t.set("autoRollback.enabled", autoRollback);
+                    t.set("advancedDaemonSets.enabled", advanced);
+                    if (namespaced) {
+                      t.set("operator.namespaces[0]", "gpu-operator");
+                    }
+                    return t;
+                  });
+          OperatorSettings settings =
+              new OperatorSettings(
+                      namespaced ? java.util.Set.of("gpu-operator") : java.util.Set.of(),
+                      java.time.Duration.ofMinutes(5),
+                      java.time.Duration.ofHours(24),
+                      8080,
+                      false,
+                      null,
+                      autoRollback,
+                      OperatorSettings.DEFAULT_AUTO_ROLLBACK_AFTER)
+                  .withAdvancedDaemonSets(advanced);
+          java.util.Set<String> asked = new java.util.TreeSet<>();
+          for (StartupCheck.Need need : StartupCheck.needs(settings)) {
+            asked.add(need.group() + "/" + need.resource() + " " + need.verb());
           }
-          for (String group : r.rule().getApiGroups()) {
-            for (String resource : r.rule().getResources()) {
-              for (String verb : r.rule().getVerbs()) {
-                granted.add(group + "/" + resource + " " + verb);
+          java.util.Set<String> granted = new java.util.TreeSet<>();
+          for (RenderedChart.GrantedRule r : chart.rules()) {
+            String role = r.role().getMetadata().getName();
+            if (role.endsWith("-view") || role.endsWith("-leader-election")) {
+              continue; // the view role for people, the Lease's Role
+            }
+            for (String group : r.rule().getApiGroups()) {
+              for (String resource : r.rule().getResources()) {
+                for (String verb : r.rule().getVerbs()) {
+                  granted.add(group + "/" + resource + " " + verb);
+                }
               }
             }
           }
+          assertThat(granted)
+              .as("autoRollback %s, namespaced %s, advanced %s", autoRollback, namespaced, advanced)
+              .isEqualTo(asked);
         }
-        assertThat(granted)
-            .as("autoRollback %s, namespaced %s", autoRollback, namespaced)
-            .isEqualTo(asked);
       }
     }
+  }
+
+  @Test
+  void advancedDaemonSetsAddReadOnThemAndPatchOnlyWithAutoRollback() {
+    List<RenderedChart.GrantedRule> off = RenderedChart.render(t -> t).rules();
+    List<RenderedChart.GrantedRule> read =
+        RenderedChart.render(t -> t.set("advancedDaemonSets.enabled", true)).rules();
+    List<RenderedChart.GrantedRule> patch =
+        RenderedChart.render(
+                t -> t.set("advancedDaemonSets.enabled", true).set("autoRollback.enabled", true))
+            .rules();
+
+    assertThat(verbsOn(off, "apps.kruise.io", "daemonsets")).isEmpty();
+    assertThat(verbsOn(read, "apps.kruise.io", "daemonsets"))
+        .containsExactlyInAnyOrder("list", "watch");
+    assertThat(verbsOn(patch, "apps.kruise.io", "daemonsets"))
+        .containsExactlyInAnyOrder("get", "list", "watch", "patch");
   }
 
   @Test

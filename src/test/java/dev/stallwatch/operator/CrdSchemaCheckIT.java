@@ -34,7 +34,8 @@ class CrdSchemaCheckIT {
 
     assertThatThrownBy(() -> CrdSchemaCheck.run(client))
         .isInstanceOf(ExitCodes.AccessException.class)
-        .hasMessageContaining("lacks status.nodes[].suspect");
+        .hasMessageContaining("lacks spec.daemonSetAPIVersion, spec.daemonSetKind,")
+        .hasMessageContaining("status.nodes[].suspect");
   }
 
   @Test

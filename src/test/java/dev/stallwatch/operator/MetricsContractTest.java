@@ -43,6 +43,15 @@ class MetricsContractTest {
         new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.NewRevision, 1, Instant.EPOCH),
         List.of(Tag.of("label_team", "gpu-platform")),
         new dev.stallwatch.rollout.Pace(2.0, 4, java.time.Duration.ofMinutes(2)));
+    // An Advanced DaemonSet paused by its owner (its series beside the stalled one's).
+    metrics.observe(
+        "gpu",
+        "agent",
+        StallMetricsTest.split(1, 1, 0),
+        null,
+        List.of(),
+        dev.stallwatch.rollout.Pace.UNKNOWN,
+        true);
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
     metrics.countRollback("gpu", "toolkit");
     metrics.reconciled(2_000_000, 1_000_000);

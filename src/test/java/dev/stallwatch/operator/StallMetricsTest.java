@@ -77,6 +77,21 @@ class StallMetricsTest {
   }
 
   @Test
+  void pausedWhileTheRolloutIsPausedAndGoneWhenItResumesOrTheDaemonSetGoes() {
+    var pace = dev.stallwatch.rollout.Pace.UNKNOWN;
+    metrics.observe("kruise", "agent", split(2, 1, 0), null, java.util.List.of(), pace, true);
+    assertThat(registry.scrape())
+        .contains("stallwatch_rollout_paused{daemonset=\"agent\",namespace=\"kruise\"} 1.0");
+
+    metrics.observe("kruise", "agent", split(2, 1, 0), null, java.util.List.of(), pace, false);
+    assertThat(registry.scrape()).doesNotContain("stallwatch_rollout_paused{");
+
+    metrics.observe("kruise", "agent", split(2, 1, 0), null, java.util.List.of(), pace, true);
+    metrics.forget("kruise", "agent");
+    assertThat(registry.scrape()).doesNotContain("stallwatch_rollout_paused{");
+  }
+
+  @Test
   void theCachedPodsOfANamespaceAreReadAtEachScrape() {
     int[] held = {3};
     metrics.cachedPods("team-a", ns -> "team-a".equals(ns) ? held[0] : -1);
