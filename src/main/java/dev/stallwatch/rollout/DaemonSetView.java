@@ -62,6 +62,23 @@ public record DaemonSetView(
     return ref.name();
   }
 
+  /**
+   * How many nodes {@code .status} alone shows an Advanced DaemonSet's partition holding: its
+   * partition scaled from {@code desiredNumberScheduled}, at most that; 0 for {@code apps/v1},
+   * without a status, and where the status cannot tell (an update selector, or a strategy not
+   * judged).
+   */
+  public int heldPerStatus() {
+    if (advanced == null
+        || status == null
+        || advanced.selector() != null
+        || !advanced.notJudged().isEmpty()) {
+      return 0;
+    }
+    int desired = status.desiredNumberScheduled();
+    return Math.max(0, Math.min(desired, advanced.partitionCount(desired)));
+  }
+
   /** {@code apps/v1}, or the Advanced DaemonSet's API version. */
   public String apiVersion() {
     return advanced == null ? RolloutVerdict.APPS_V1 : advanced.apiVersion();
@@ -109,9 +126,17 @@ public record DaemonSetView(
      * available than ready contradicts itself and proves nothing (kstatus's {@code dsLessReady}).
      */
     public boolean reportsComplete(long generation) {
+      return reportsComplete(generation, 0);
+    }
+
+    /**
+     * As {@link #reportsComplete(long)}, with {@code held} nodes kept on the old revision on
+     * purpose (an Advanced DaemonSet's partition): updated then needs to reach desired − held.
+     */
+    public boolean reportsComplete(long generation, int held) {
       return observedGeneration != null
           && observedGeneration >= generation
-          && updatedNumberScheduled == desiredNumberScheduled
+          && updatedNumberScheduled >= desiredNumberScheduled - held
           && numberAvailable == desiredNumberScheduled
           && numberReady == desiredNumberScheduled
           && currentNumberScheduled == desiredNumberScheduled

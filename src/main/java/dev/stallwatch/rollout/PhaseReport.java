@@ -38,6 +38,18 @@ record PhaseReport(Phase phase, String reason, String message) {
       return n == 0 ? "" : "; " + n + (n == 1 ? " node" : " nodes") + " held by " + scope.by();
     }
 
+    /** The recount's progress, or with nothing recounted what {@code .status} reports. */
+    String progressOrReported() {
+      if (full() || ds.status() == null) {
+        return progress;
+      }
+      return ".status reports "
+          + ds.status().updatedNumberScheduled()
+          + " of "
+          + ds.status().desiredNumberScheduled()
+          + " nodes updated";
+    }
+
     boolean paused() {
       return ds.advanced() != null && ds.advanced().paused();
     }
@@ -67,6 +79,24 @@ record PhaseReport(Phase phase, String reason, String message) {
 
   private static final List<Row> ROWS =
       List.of(
+          new Row(
+              Phase.Paused,
+              PhaseReason.Paused,
+              Facts::paused,
+              f ->
+                  "rollout paused (rollingUpdate.paused); "
+                      + f.progressOrReported()
+                      + " to revision "
+                      + f.target()
+                      + (f.stalled().isEmpty()
+                          ? ""
+                          : "; node "
+                              + f.stalled().get(0).node()
+                              + " would hold it back ("
+                              + f.stalled().get(0).cause()
+                              + ")")
+                      + f.andHeld()
+                      + f.andLacking()),
           new Row(
               Phase.Complete,
               PhaseReason.RolloutComplete,
@@ -101,24 +131,6 @@ record PhaseReport(Phase phase, String reason, String message) {
               PhaseReason.OnDelete,
               f -> f.ds().strategy().onDelete(),
               PhaseReport::onDeletePerStatus),
-          new Row(
-              Phase.Paused,
-              PhaseReason.Paused,
-              Facts::paused,
-              f ->
-                  "rollout paused (rollingUpdate.paused); "
-                      + f.progress()
-                      + " to revision "
-                      + f.target()
-                      + (f.stalled().isEmpty()
-                          ? ""
-                          : "; node "
-                              + f.stalled().get(0).node()
-                              + " would hold it back ("
-                              + f.stalled().get(0).cause()
-                              + ")")
-                      + f.andHeld()
-                      + f.andLacking()),
           new Row(Phase.Stalled, null, f -> !f.stalled().isEmpty(), PhaseReport::stalledMessage),
           new Row(
               Phase.Progressing,
@@ -232,8 +244,24 @@ record PhaseReport(Phase phase, String reason, String message) {
   }
 
   private static String completePerStatus(Facts f) {
+    DaemonSetView.Status st = f.ds().status();
+    int held = f.ds().heldPerStatus();
+    if (held > 0) {
+      return ".status reports "
+          + st.updatedNumberScheduled()
+          + " of "
+          + st.desiredNumberScheduled()
+          + " desired nodes updated and all available; "
+          + held
+          + (held == 1 ? " node" : " nodes")
+          + " held by partition "
+          + held
+          + " ("
+          + f.lacking()
+          + ", so not recounted)";
+    }
     return ".status reports all "
-        + f.ds().status().desiredNumberScheduled()
+        + st.desiredNumberScheduled()
         + " desired nodes updated and available ("
         + f.lacking()
         + ", so not recounted)";

@@ -305,7 +305,7 @@ public final class RolloutAnalyzer {
   }
 
   private static boolean reportsComplete(DaemonSetView ds) {
-    return ds.status() != null && ds.status().reportsComplete(ds.generation());
+    return ds.status() != null && ds.status().reportsComplete(ds.generation(), ds.heldPerStatus());
   }
 
   private static RolloutVerdict decide(
