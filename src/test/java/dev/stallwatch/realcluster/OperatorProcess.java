@@ -120,10 +120,17 @@ public final class OperatorProcess implements AutoCloseable {
    */
   public static OperatorProcess asChartServiceAccount(
       RealCluster cluster, String name, String... flags) {
-    DEFAULT_RELEASE.install(cluster);
+    return asChartServiceAccount(cluster, DEFAULT_RELEASE, name, flags);
+  }
+
+  /**
+   * As above, with the chart installed as {@code release} says (its values grant what it needs).
+   */
+  public static OperatorProcess asChartServiceAccount(
+      RealCluster cluster, ChartInstall release, String name, String... flags) {
+    release.install(cluster);
     Path kubeconfig =
-        DEFAULT_RELEASE.serviceAccountKubeconfig(
-            cluster, cluster.dir().resolve(name + ".kubeconfig"));
+        release.serviceAccountKubeconfig(cluster, cluster.dir().resolve(name + ".kubeconfig"));
     List<String> all = new ArrayList<>();
     if (Stream.of(flags).noneMatch(f -> f.startsWith("--stall-after"))) {
       all.add("--stall-after=" + STALL_AFTER);
