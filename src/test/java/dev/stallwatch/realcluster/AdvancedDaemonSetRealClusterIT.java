@@ -286,4 +286,70 @@ class AdvancedDaemonSetRealClusterIT {
         .as("every node still runs its old pod")
         .isEqualTo(3);
   }
+
+  @Test
+  void aSelectorWaveOfACrashLoopingImageStallsOnItsNodesOnly() {
+    Scenario s = Scenario.create(cluster, "kr-wave", 5, 0);
+    rollOut(s, advanced(s, V1, r -> {}));
+    List<String> nodes = s.nodes();
+    List<String> wave = List.of(nodes.get(1), nodes.get(3));
+    wave.forEach(n -> s.label(n, "wave", "one"));
+
+    edit(
+        s,
+        ds -> {
+          rolling(ds).put("selector", Map.of("matchLabels", Map.of("wave", "one")));
+          image(ds, V1 + "-" + KwokCues.CRASH_LOOP);
+        });
+
+    RolloutStall stall = s.awaitActiveStall();
+    assertThat(stall.getStatus().cause()).isEqualTo("CrashLoop");
+    assertThat(wave).contains(stall.getStatus().node());
+    JsonNode verdict = diagnose(s);
+    assertThat(verdict.get("phase").asText()).isEqualTo("Stalled");
+    Map<String, String> standings = standings(verdict);
+    for (String n : nodes) {
+      if (!wave.contains(n)) {
+        assertThat(standings).as(n + " is outside the wave").containsEntry(n, "held");
+      }
+    }
+    assertThat(imagesByNode(s))
+        .containsEntry(nodes.get(0), V1)
+        .containsEntry(nodes.get(2), V1)
+        .containsEntry(nodes.get(4), V1);
+  }
+
+  /**
+   * kwok cannot play an in-place update: kruise patches the pod's image and revision label and
+   * waits for its kubelet to restart the container with the new image (a new imageID in the
+   * container's status), which kwok never reports. So kruise's {@code InPlaceUpdateReady} stays
+   * False and the node is stuck from the update's start — on a real kubelet it would pass.
+   */
+  @Test
+  void anInPlaceUpdateIsJudgedByTheRevisionLabelAndTheReadinessGate() {
+    Scenario s = Scenario.create(cluster, "kr-in-place", 3, 0);
+    rollOut(s, advanced(s, V1, r -> r.put("rollingUpdateType", "InPlaceIfPossible")));
+    Map<String, String> uids = new LinkedHashMap<>();
+    s.pods(DS).forEach(p -> uids.put(p.getSpec().getNodeName(), p.getMetadata().getUid()));
+
+    edit(s, ds -> image(ds, V1 + "-1"));
+
+    RolloutStall stall = s.awaitActiveStall();
+    String node = stall.getStatus().node();
+    Pod pod =
+        s.pods(DS).stream()
+            .filter(p -> node.equals(p.getSpec().getNodeName()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(pod.getMetadata().getUid()).as("updated in place").isEqualTo(uids.get(node));
+    assertThat(pod.getStatus().getConditions())
+        .anySatisfy(
+            c -> {
+              assertThat(c.getType()).isEqualTo("InPlaceUpdateReady");
+              assertThat(c.getStatus()).isEqualTo("False");
+            });
+    assertThat(stall.getStatus().nodes().get(0).sinceTime().orElseThrow())
+        .as("stuck from the in-place update's start, not the pod's creation")
+        .isAfter(java.time.Instant.parse(pod.getMetadata().getCreationTimestamp()));
+  }
 }
