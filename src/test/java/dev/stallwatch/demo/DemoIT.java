@@ -78,6 +78,7 @@ class DemoIT {
               "NAMESPACE",
               "NAME",
               "DAEMONSET",
+              "API",
               "NODE",
               "CAUSE",
               "OLD",
@@ -91,6 +92,7 @@ class DemoIT {
                   assertThat(l)
                       .startsWith("gpu-operator")
                       .contains("nvidia-container-toolkit")
+                      .contains("apps/v1")
                       .contains("gpu-node-1")
                       .contains("ImagePull")
                       .contains("Active"));
