@@ -1038,9 +1038,9 @@ def kruise_partition_stalls():
                      {"updateRevision": r2.hash})
     objs = [kobj] + pods + gpu_nodes() + revisions
     return doc("An OpenKruise Advanced DaemonSet (apps.kruise.io/v1beta1) with partition 1 rolls a "
-               "tag that cannot be pulled. Kruise updates from the highest node name down, so "
-               "gpu-node-3 took the new pod and waits in ImagePullBackOff; the partition holds "
-               "gpu-node-1 on the old revision on purpose; gpu-node-2 waits for the budget. The "
+               "tag that cannot be pulled. The partition lets kruise update the two highest-named "
+               "nodes; it took gpu-node-3, whose new pod waits in ImagePullBackOff; the partition "
+               "holds gpu-node-1 on the old revision on purpose; gpu-node-2 waits for the budget. The "
                "stall is among the nodes the rollout may update only.",
                0, objs, {"exitCode": 1, "daemonSets": [{
                    "name": TOOLKIT, "phase": "Stalled", "cause": "ImagePull",

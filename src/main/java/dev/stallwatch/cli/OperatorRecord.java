@@ -16,8 +16,10 @@ import java.util.Optional;
 /**
  * The operator's Active RolloutStall for a DaemonSet's new revision, when one exists: {@code
  * status} and {@code wait} date the stalled nodes from it (as the operator does after a restart)
- * and name it, so that the CLI and the cluster's record never contradict each other. Without the
- * CRD, or without the right to read it, there is simply no record.
+ * and name it, so that the CLI and the cluster's record never contradict each other. A record is
+ * the DaemonSet's when its spec names the DaemonSet, the revision and the API ({@code apps/v1} or
+ * an Advanced DaemonSet's {@code apps.kruise.io}). Without the CRD, or without the right to read
+ * it, there is simply no record.
  */
 record OperatorRecord(RolloutStall stall) {
 
@@ -39,11 +41,30 @@ record OperatorRecord(RolloutStall stall) {
               && stall.getStatus().active()
               && stall.getSpec() != null
               && verdict.newRevision().hash().equals(stall.getSpec().revision())
+              && verdict.daemonSet().name().equals(stall.getSpec().daemonSet())
+              && sameApi(stall.getSpec().daemonSetAPIVersion(), verdict.apiVersion())
           ? Optional.of(new OperatorRecord(stall))
           : Optional.empty();
     } catch (KubernetesClientException e) {
       return Optional.empty(); // no CRD, no operator, or not allowed to read it
     }
+  }
+
+  /**
+   * True when a record's {@code spec.daemonSetAPIVersion} ({@code apps/v1} when it was written
+   * before the field existed) names the API of the verdict's DaemonSet: an {@code apps/v1}
+   * DaemonSet and an OpenKruise Advanced DaemonSet may share a name (and, with the same template, a
+   * revision hash). The group decides: {@code apps.kruise.io/v1alpha1} and {@code v1beta1} are two
+   * versions of one object.
+   */
+  static boolean sameApi(String recorded, String verdict) {
+    return group(recorded).equals(group(verdict));
+  }
+
+  private static String group(String apiVersion) {
+    String api = apiVersion == null || apiVersion.isBlank() ? "apps/v1" : apiVersion.trim();
+    int slash = api.indexOf('/');
+    return slash < 0 ? "" : api.substring(0, slash);
   }
 
   /** {@code memory} with the stalled nodes' {@code since} from this record, earliest wins. */

@@ -2,13 +2,16 @@ package dev.stallwatch.cli;
 
 import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.NodeRow.Standing;
+import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutVerdict;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * One line saying where a rollout stands, for {@code wait}'s progress: {@code 2/3 nodes updated;
- * node gpu-node-1 updating (ErrImagePull)}. Equal lines mean nothing moved.
+ * node gpu-node-1 updating (ErrImagePull)}; an Advanced DaemonSet's adds the nodes its partition or
+ * update selector holds ({@code 3/5 nodes updated, 2 held}) and whether it is paused. Equal lines
+ * mean nothing moved.
  */
 final class ProgressLine {
 
@@ -38,12 +41,20 @@ final class ProgressLine {
 
   static String of(RolloutVerdict v) {
     long updated = v.nodes().stream().filter(r -> r.standing() == Standing.UPDATED).count();
+    long held = held(v);
     StringBuilder line =
         new StringBuilder()
             .append(updated)
             .append('/')
             .append(v.counts().desired())
             .append(" nodes updated");
+    if (held > 0) {
+      // An Advanced DaemonSet's partition or update selector keeps them on the old revision.
+      line.append(", ").append(held).append(" held");
+    }
+    if (v.phase() == Phase.Paused) {
+      line.append("; paused (rollingUpdate.paused)");
+    }
     List<String> moving = new ArrayList<>();
     for (NodeRow row : v.nodes()) {
       String word = word(row.standing());
@@ -64,10 +75,18 @@ final class ProgressLine {
     return line.toString();
   }
 
+  /**
+   * The nodes an Advanced DaemonSet keeps on their old revision on purpose (partition, update
+   * selector, partitioned scaling): {@code held}, never waiting or stuck.
+   */
+  static long held(RolloutVerdict v) {
+    return v.nodes().stream().filter(r -> r.standing() == Standing.HELD).count();
+  }
+
   /** {@code ; pace 0.67 nodes/min …} while the rollout is Progressing; else nothing. */
   static String pace(RolloutWait.Reading reading) {
     RolloutVerdict v = reading.verdict();
-    return reading.templateRecorded() && v.phase() == dev.stallwatch.rollout.Phase.Progressing
+    return reading.templateRecorded() && v.phase() == Phase.Progressing
         ? "; pace " + v.pace().describe()
         : "";
   }

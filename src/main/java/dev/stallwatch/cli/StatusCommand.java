@@ -35,7 +35,8 @@ import picocli.CommandLine.Parameters;
     usageHelpWidth = 100,
     description = {
       "Shows DaemonSet rollouts on the live cluster: phase, cause, and which node runs which",
-      "revision (the same report as 'diagnose', the same JSON schema)."
+      "revision (the same report as 'diagnose', the same JSON schema). OpenKruise Advanced",
+      "DaemonSets are listed too where the cluster serves them (daemonset.apps.kruise.io/NAME)."
     }
     // footer: the exit codes, from ExitCodes.TABLE (set by ExitCodes.configure)
     )
@@ -52,7 +53,9 @@ public final class StatusCommand implements Callable<Integer> {
       arity = "0..1",
       paramLabel = "DAEMONSET",
       converter = DaemonSetName.Converter.class,
-      description = "Only this DaemonSet (NAME or ds/NAME).")
+      description =
+          "Only this DaemonSet (NAME, ds/NAME, or daemonset.apps.kruise.io/NAME for an"
+              + " OpenKruise Advanced DaemonSet).")
   DaemonSetName daemonSet;
 
   @Option(
@@ -104,6 +107,7 @@ public final class StatusCommand implements Callable<Integer> {
         StringBuilder sb = new StringBuilder();
         sb.append("Every " + Durations.compact(interval) + ": stallwatch status    " + report.at());
         sb.append("\n\n").append(report.text());
+        report.warnings().forEach(w -> sb.append("warning: ").append(w).append('\n'));
         report.errors().forEach(e -> sb.append("error: ").append(e).append('\n'));
         text = sb.toString();
       } catch (ExitCodes.AccessException | ExitCodes.UserException e) {
@@ -123,7 +127,12 @@ public final class StatusCommand implements Callable<Integer> {
   }
 
   /** One reading of the cluster, analyzed and rendered. */
-  record Report(Instant at, List<RolloutVerdict> verdicts, List<String> errors, String text) {
+  record Report(
+      Instant at,
+      List<RolloutVerdict> verdicts,
+      List<String> errors,
+      List<String> warnings,
+      String text) {
     int exitCode() {
       if (!errors.isEmpty()) {
         return ExitCodes.USAGE;
@@ -136,20 +145,22 @@ public final class StatusCommand implements Callable<Integer> {
     PrintWriter err = basics.err();
     out.print(report.text());
     out.flush();
+    report.warnings().forEach(w -> err.println("warning: " + w));
     report.errors().forEach(e -> err.println("error: " + e));
     err.flush();
   }
 
   private Report read(KubernetesClient client) {
     String namespace = cluster.allNamespaces() ? null : cluster.namespace();
+    LiveRollouts live = new LiveRollouts(client);
     LiveRollouts.Selection selection =
         cluster.translating(
             () ->
                 daemonSet == null
-                    ? new LiveRollouts(client).all(namespace)
+                    ? live.all(namespace)
                     : namespace == null
-                        ? filterByName(new LiveRollouts(client).all(null))
-                        : new LiveRollouts(client).one(namespace, daemonSet.name()));
+                        ? live.all(null, daemonSet)
+                        : live.one(namespace, daemonSet));
     // Nodes are dated by the cluster's clock (its Date header), not this machine's.
     Instant at = ClusterClock.of(client, basics.clock()).now(basics.clock().instant());
     AnalyzerSettings settings = stallAfter.settings();
@@ -157,7 +168,13 @@ public final class StatusCommand implements Callable<Integer> {
     List<String> errors = new ArrayList<>(selection.errors());
     List<String> records = new ArrayList<>();
     for (RolloutSnapshot snapshot : selection.snapshots()) {
-      String key = snapshot.daemonSet().namespace() + "/" + snapshot.daemonSet().name();
+      // An apps/v1 DaemonSet and an Advanced one may share a name.
+      String key =
+          snapshot.daemonSet().apiVersion()
+              + " "
+              + snapshot.daemonSet().namespace()
+              + "/"
+              + snapshot.daemonSet().name();
       StallMemory memory = memories.getOrDefault(key, StallMemory.NONE);
       RolloutVerdict verdict = RolloutAnalyzer.analyze(snapshot, at, settings, memory);
       Optional<OperatorRecord> record = OperatorRecord.of(client, verdict);
@@ -173,7 +190,7 @@ public final class StatusCommand implements Callable<Integer> {
             verdict = RolloutAnalyzer.analyze(snapshot, at, new AnalyzerSettings(proven), merged);
           }
         }
-        records.add(verdict.daemonSet() + ": " + record.get().line());
+        records.add(TableReport.title(verdict) + ": " + record.get().line());
       }
       // -w keeps what it saw, as wait and the operator do: a re-created pod does not restart
       // its node's count.
@@ -183,16 +200,15 @@ public final class StatusCommand implements Callable<Integer> {
     if (verdicts.isEmpty() && errors.isEmpty()) {
       if (daemonSet != null) {
         throw new ExitCodes.UserException(
-            "daemonset.apps/"
-                + daemonSet.name()
-                + " not found "
-                + (namespace == null ? "in any namespace" : "in namespace " + namespace));
+            live.notFound(
+                daemonSet, namespace == null ? "in any namespace" : "in namespace " + namespace));
       }
       String where = namespace == null ? "any namespace" : "namespace " + namespace;
       return new Report(
           at,
           verdicts,
           errors,
+          selection.warnings(),
           output == OutputFormat.json
               ? JsonReport.render(at, verdicts)
               : "No DaemonSets found in " + where + ".\n");
@@ -202,14 +218,6 @@ public final class StatusCommand implements Callable<Integer> {
             ? JsonReport.render(at, verdicts)
             : TableReport.render(at, verdicts)
                 + (records.isEmpty() ? "" : "\n" + String.join("\n", records) + "\n");
-    return new Report(at, verdicts, errors, text);
-  }
-
-  private LiveRollouts.Selection filterByName(LiveRollouts.Selection all) {
-    return new LiveRollouts.Selection(
-        all.snapshots().stream()
-            .filter(s -> s.daemonSet().name().equals(daemonSet.name()))
-            .toList(),
-        all.errors());
+    return new Report(at, verdicts, errors, selection.warnings(), text);
   }
 }

@@ -2,6 +2,7 @@ package dev.stallwatch.cli;
 
 import dev.stallwatch.app.ClusterOptions;
 import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.rollback.DaemonSetApi;
 import dev.stallwatch.rollback.RevisionRestorer;
 import dev.stallwatch.rollback.RollbackRefusedException;
 import dev.stallwatch.rollback.RollbackResult;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code stallwatch undo}: what {@code kubectl rollout undo} does for a DaemonSet — restore the pod
- * template of the previous (or the named) ControllerRevision.
+ * template of the previous (or the named) ControllerRevision — on an {@code apps/v1} DaemonSet or
+ * an OpenKruise Advanced DaemonSet.
  */
 @Command(
     name = "undo",
@@ -39,7 +41,9 @@ public final class UndoCommand implements Callable<Integer> {
       index = "0",
       paramLabel = "ds/NAME",
       converter = DaemonSetName.Converter.class,
-      description = "The DaemonSet (ds/NAME or NAME).")
+      description =
+          "The DaemonSet (ds/NAME, NAME, or daemonset.apps.kruise.io/NAME for an OpenKruise"
+              + " Advanced DaemonSet).")
   DaemonSetName daemonSet;
 
   @Option(
@@ -60,28 +64,39 @@ public final class UndoCommand implements Callable<Integer> {
     RollbackTarget target =
         toRevision == null ? RollbackTarget.previous() : RollbackTarget.revision(toRevision);
     String namespace = cluster.namespace();
+    DaemonSetApi[] api = {daemonSet.api()};
     RollbackResult result;
     try {
       result =
           cluster.withClient(
-              client ->
-                  new RevisionRestorer(client)
-                      .rollback(
-                          namespace,
-                          daemonSet.name(),
-                          target,
-                          dryRun,
-                          "stallwatch undo",
-                          basics.clock().instant()));
+              client -> {
+                // A bare NAME is whichever kind exists; which one decides what is patched.
+                LiveRollouts live = new LiveRollouts(client);
+                api[0] =
+                    live.find(namespace, daemonSet)
+                        .map(DaemonSetApi::of)
+                        .orElseThrow(
+                            () ->
+                                new ExitCodes.UserException(
+                                    live.notFound(daemonSet, "in namespace " + namespace)));
+                return new RevisionRestorer(client)
+                    .rollback(
+                        api[0],
+                        namespace,
+                        daemonSet.name(),
+                        target,
+                        dryRun,
+                        "stallwatch undo",
+                        basics.clock().instant());
+              });
     } catch (RollbackRefusedException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }
-    print(result, basics.out());
+    print(result, api[0].qualified(daemonSet.name()), basics.out());
     return ExitCodes.OK;
   }
 
-  private void print(RollbackResult r, PrintWriter out) {
-    String ds = "daemonset.apps/" + daemonSet.name();
+  private void print(RollbackResult r, String ds, PrintWriter out) {
     switch (r.outcome()) {
       case ALREADY_MATCHES ->
           out.println(ds + " skipped rollback (current template already matches " + r.to() + ")");

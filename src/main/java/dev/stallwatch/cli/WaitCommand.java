@@ -4,6 +4,7 @@ import dev.stallwatch.app.ClusterOptions;
 import dev.stallwatch.app.DurationParser;
 import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.report.TableReport;
+import dev.stallwatch.rollback.DaemonSetApi;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.NodeRow;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,7 +52,9 @@ public final class WaitCommand implements Callable<Integer> {
       index = "0",
       paramLabel = "ds/NAME",
       converter = DaemonSetName.Converter.class,
-      description = "The DaemonSet (ds/NAME or NAME).")
+      description =
+          "The DaemonSet (ds/NAME, NAME, or daemonset.apps.kruise.io/NAME for an OpenKruise"
+              + " Advanced DaemonSet).")
   DaemonSetName daemonSet;
 
   @Option(
@@ -109,11 +113,22 @@ public final class WaitCommand implements Callable<Integer> {
     long startNanos = System.nanoTime();
     // Nodes are dated by the cluster's clock, not this machine's (the deadline stays local).
     clusterClock = ClusterClock.of(client, basics.clock());
+    LiveRollouts live = new LiveRollouts(client);
+    // A bare NAME is either kind until the first read finds it; then it is that one.
+    AtomicReference<DaemonSetName> target = new AtomicReference<>(daemonSet);
+    boolean[] announced = {false};
+    if (daemonSet.api() != null) {
+      announce(out, daemonSet.qualified(), namespace);
+      announced[0] = true;
+    }
     RolloutWait wait =
         new RolloutWait(
             (local, memory) -> {
               Instant now = clusterClock.now(local);
-              RolloutSnapshot snapshot = cluster.translating(() -> read(client, namespace, name));
+              RolloutSnapshot snapshot =
+                  cluster.translating(() -> read(live, namespace, target.get()));
+              target.set(
+                  new DaemonSetName(name, DaemonSetApi.of(snapshot.daemonSet().apiVersion())));
               RolloutVerdict own = RolloutAnalyzer.analyze(snapshot, now, settings, memory);
               // The operator's record of this revision dates the nodes as the cluster does.
               OperatorRecord record =
@@ -129,6 +144,10 @@ public final class WaitCommand implements Callable<Integer> {
             interval,
             timeout,
             reading -> {
+              if (!announced[0]) {
+                announce(out, qualified(reading.verdict()), namespace);
+                announced[0] = true;
+              }
               String line = ProgressLine.of(reading);
               if (!line.equals(lastLine[0])) {
                 lastLine[0] = line;
@@ -142,17 +161,6 @@ public final class WaitCommand implements Callable<Integer> {
               err.println("warning: " + message + " (still waiting)");
               err.flush();
             });
-    out.println(
-        "Waiting for daemonset.apps/"
-            + name
-            + " in namespace "
-            + namespace
-            + " (timeout "
-            + Durations.compact(timeout)
-            + ", stall after "
-            + Durations.compact(stallAfter.duration())
-            + ")");
-    out.flush();
     RolloutWait.Outcome outcome = wait.run();
     return switch (outcome.end()) {
       case COMPLETE -> complete(out, outcome.last());
@@ -161,14 +169,32 @@ public final class WaitCommand implements Callable<Integer> {
     };
   }
 
-  private static RolloutSnapshot read(KubernetesClient client, String namespace, String name) {
-    LiveRollouts.Selection selection = new LiveRollouts(client).one(namespace, name);
+  private void announce(PrintWriter out, String qualified, String namespace) {
+    out.println(
+        "Waiting for "
+            + qualified
+            + " in namespace "
+            + namespace
+            + " (timeout "
+            + Durations.compact(timeout)
+            + ", stall after "
+            + Durations.compact(stallAfter.duration())
+            + ")");
+    out.flush();
+  }
+
+  /** kubectl's name of the verdict's DaemonSet: {@code daemonset.apps/NAME} or the kruise one. */
+  static String qualified(RolloutVerdict v) {
+    return DaemonSetApi.of(v.apiVersion()).qualified(v.daemonSet().name());
+  }
+
+  private static RolloutSnapshot read(LiveRollouts live, String namespace, DaemonSetName name) {
+    LiveRollouts.Selection selection = live.one(namespace, name);
     if (!selection.errors().isEmpty()) {
       throw new ExitCodes.UserException(selection.errors().get(0));
     }
     if (selection.snapshots().isEmpty()) {
-      throw new ExitCodes.UserException(
-          "daemonset.apps/" + name + " not found in namespace " + namespace);
+      throw new ExitCodes.UserException(live.notFound(name, "in namespace " + namespace));
     }
     return selection.snapshots().get(0);
   }
@@ -196,15 +222,32 @@ public final class WaitCommand implements Callable<Integer> {
   }
 
   private int complete(PrintWriter out, RolloutVerdict v) {
+    long held = ProgressLine.held(v);
     out.println(
-        "daemonset.apps/"
-            + v.daemonSet().name()
+        qualified(v)
             + " rollout Complete: "
+            + (held == 0 ? "" : (v.counts().desired() - held) + " of ")
             + v.counts().desired()
             + " nodes run revision "
-            + revision(v.newRevision()));
+            + revision(v.newRevision())
+            + (held == 0 ? "" : "; " + heldBy(v, held)));
     out.flush();
     return ExitCodes.OK;
+  }
+
+  /**
+   * {@code 2 nodes held by partition 2}: the clause of a Complete Advanced DaemonSet's message that
+   * says what holds its nodes, or the count alone.
+   */
+  static String heldBy(RolloutVerdict v, long held) {
+    String message = v.message() == null ? "" : v.message();
+    int by = message.indexOf(" held by ");
+    if (by >= 0) {
+      int start = message.lastIndexOf("; ", by);
+      int end = message.indexOf("; ", by);
+      return message.substring(start < 0 ? 0 : start + 2, end < 0 ? message.length() : end);
+    }
+    return held + (held == 1 ? " node" : " nodes") + " held on the old revision";
   }
 
   private int stalled(PrintWriter out, RolloutWait.Outcome outcome) {
@@ -221,7 +264,7 @@ public final class WaitCommand implements Callable<Integer> {
             .findFirst()
             .orElse(null);
     out.println();
-    out.println("daemonset.apps/" + name + " rollout Stalled");
+    out.println(qualified(v) + " rollout Stalled");
     out.println(
         "  node:     "
             + nodes(record == null ? v.stalledNodes() : record.withNodes(v.stalledNodes())));
@@ -251,8 +294,11 @@ public final class WaitCommand implements Callable<Integer> {
     out.println("Roll back to converge every node on the previous spec, then debug:");
     // The same cluster as this wait: repeat --context and --kubeconfig when they were given.
     String flags = cluster.clusterFlags();
-    out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
-    out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + flags + ")");
+    out.println("  stallwatch undo " + undoName(v) + " -n " + ns + flags);
+    if (DaemonSetApi.of(v.apiVersion()) == DaemonSetApi.APPS_V1) {
+      // kubectl rollout undo knows no Advanced DaemonSet
+      out.println("  (or: kubectl rollout undo daemonset/" + name + " -n " + ns + flags + ")");
+    }
     out.println();
     out.print(TableReport.render(clusterClock.now(basics.clock().instant()), List.of(v)));
     out.flush();
@@ -265,9 +311,8 @@ public final class WaitCommand implements Callable<Integer> {
    */
   private int recorded(PrintWriter out, RolloutVerdict v, OperatorRecord record) {
     String ns = v.daemonSet().namespace();
-    String name = v.daemonSet().name();
     out.println();
-    out.println("daemonset.apps/" + name + " rollout Stalled (recorded by the operator)");
+    out.println(qualified(v) + " rollout Stalled (recorded by the operator)");
     out.println("  node:     " + nodes(record.withNodes(v.stalledNodes())));
     out.println("  cause:    " + record.cause());
     out.println("  suspect:  " + record.suspect());
@@ -277,11 +322,18 @@ public final class WaitCommand implements Callable<Integer> {
     out.println();
     String flags = cluster.clusterFlags();
     out.println("Roll back to converge every node on the previous spec, then debug:");
-    out.println("  stallwatch undo ds/" + name + " -n " + ns + flags);
+    out.println("  stallwatch undo " + undoName(v) + " -n " + ns + flags);
     out.println();
     out.print(TableReport.render(clusterClock.now(basics.clock().instant()), List.of(v)));
     out.flush();
     return ExitCodes.STALLED;
+  }
+
+  /** {@code ds/NAME}, or {@code daemonset.apps.kruise.io/NAME} for an Advanced DaemonSet. */
+  private static String undoName(RolloutVerdict v) {
+    return DaemonSetApi.of(v.apiVersion()) == DaemonSetApi.APPS_V1
+        ? "ds/" + v.daemonSet().name()
+        : qualified(v);
   }
 
   private int timedOut(PrintWriter out, RolloutWait.Outcome outcome) {

@@ -1,5 +1,6 @@
 package dev.stallwatch.report;
 
+import dev.stallwatch.rollout.AdvancedStrategy;
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.rollout.Evidence;
@@ -18,7 +19,9 @@ import java.util.Map;
 /**
  * The human report: one kubectl-like line per DaemonSet (counts recomputed, plus PHASE and CAUSE),
  * then for every rollout that is not Complete — or whose {@code .status} disagrees with the
- * recomputed counts — the generation split node by node. Every line fits {@value #WIDTH} columns.
+ * recomputed counts — the generation split node by node. An OpenKruise Advanced DaemonSet is named
+ * {@code daemonset.apps.kruise.io/NAME}, as kubectl names it beside an {@code apps/v1} one. Every
+ * line fits {@value #WIDTH} columns.
  */
 public final class TableReport {
 
@@ -49,12 +52,37 @@ public final class TableReport {
     return out;
   }
 
+  /**
+   * The DaemonSet's name as the summary's NAME column shows it: {@code NAME} for an {@code apps/v1}
+   * DaemonSet, kubectl's {@code daemonset.apps.kruise.io/NAME} for an OpenKruise Advanced one, so
+   * that the two kinds are told apart where both have the name.
+   */
+  public static String name(RolloutVerdict v) {
+    return advanced(v)
+        ? "daemonset." + AdvancedStrategy.GROUP + "/" + v.daemonSet().name()
+        : v.daemonSet().name();
+  }
+
+  /**
+   * The DaemonSet as a detail section names it: {@code NAMESPACE/NAME}, with {@code
+   * (daemonset.apps.kruise.io)} after an Advanced DaemonSet's.
+   */
+  public static String title(RolloutVerdict v) {
+    return v.daemonSet() + (advanced(v) ? " (daemonset." + AdvancedStrategy.GROUP + ")" : "");
+  }
+
+  private static boolean advanced(RolloutVerdict v) {
+    return AdvancedStrategy.isAdvanced(v.apiVersion());
+  }
+
   private static TextTable summary(List<RolloutVerdict> verdicts) {
     TextTable table =
         new TextTable()
             // The name identifies the DaemonSet; its namespace is repeated in the details below.
             .shrinkable("NAMESPACE", 9, TextTable.Cut.END, 1)
-            .shrinkable("NAME", 12, TextTable.Cut.END, 2)
+            // An Advanced DaemonSet's name is kubectl's daemonset.apps.kruise.io/NAME; when the
+            // column is cut, its qualifier loses characters before its name does.
+            .shrinkable("NAME", 12, TextTable.Cut.QUALIFIER, 2)
             .column("DESIRED")
             .column("CURRENT")
             .column("READY")
@@ -67,7 +95,7 @@ public final class TableReport {
       Counts c = statusOnly(v) ? v.reported() : v.counts();
       table.row(
           v.daemonSet().namespace(),
-          v.daemonSet().name(),
+          name(v),
           Integer.toString(c.desired()),
           Integer.toString(c.current()),
           Integer.toString(c.ready()),
@@ -81,7 +109,7 @@ public final class TableReport {
 
   private static List<String> details(Instant now, RolloutVerdict v) {
     List<String> out = new ArrayList<>();
-    String head = v.daemonSet() + ": " + v.phase().name();
+    String head = title(v) + ": " + v.phase().name();
     if (v.cause() != null) {
       head += " (" + v.cause().name() + ")";
     }

@@ -13,10 +13,15 @@ final class TextTable {
 
   static final String ELLIPSIS = "…";
 
-  /** Where a too-long cell loses characters: its end, or its start (image references). */
+  /**
+   * Where a too-long cell loses characters: its end, its start (image references), or — for a
+   * kubectl-qualified name {@code resource.group/NAME} — the end of its qualifier first, so that
+   * {@code NAME} stays whole as long as it fits (a cell without {@code /} is cut at its end).
+   */
   enum Cut {
     END,
-    START
+    START,
+    QUALIFIER
   }
 
   private record Column(String header, int minWidth, Cut cut, int rank) {}
@@ -149,6 +154,17 @@ final class TextTable {
     }
     if (width <= 1) {
       return ELLIPSIS.substring(0, width);
+    }
+    if (where == Cut.QUALIFIER) {
+      int slash = text.lastIndexOf('/');
+      String name = slash < 0 ? "" : text.substring(slash);
+      if (slash <= 0) {
+        return cut(text, width, Cut.END);
+      }
+      // At least one character of the qualifier, the ellipsis, then "/NAME"; else "…/NAM…".
+      return width >= name.length() + 2
+          ? text.substring(0, width - name.length() - 1) + ELLIPSIS + name
+          : ELLIPSIS + cut(name, width - 1, Cut.END);
     }
     return where == Cut.END
         ? text.substring(0, width - 1) + ELLIPSIS

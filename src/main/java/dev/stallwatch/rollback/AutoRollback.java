@@ -11,8 +11,10 @@ import java.util.List;
 /**
  * The operator's auto-rollback step for one reconcile: asks the {@link RollbackPolicy} and, when it
  * says so, rolls back with the same {@link RevisionRestorer} as {@code stallwatch undo}, guarded by
- * the stalled revision's hash. Events, metrics and the RolloutStall record are the caller's, from
- * the returned {@link Outcome}.
+ * the stalled revision's hash. The DaemonSet's {@code apiVersion} says which one to patch: an
+ * {@code apps/v1} DaemonSet, or an OpenKruise Advanced DaemonSet passed as its {@code
+ * AdvancedDaemonSet.toDaemonSet()} ({@link DaemonSetApi}). Events, metrics and the RolloutStall
+ * record are the caller's, from the returned {@link Outcome}.
  */
 public final class AutoRollback {
 
@@ -64,8 +66,10 @@ public final class AutoRollback {
       return new Outcome(decision, null, null);
     }
     try {
+      // An Advanced DaemonSet (its toDaemonSet(), apiVersion apps.kruise.io/…) is patched as one.
       RollbackResult result =
           restorer.rollback(
+              DaemonSetApi.of(ds),
               ds.getMetadata().getNamespace(),
               ds.getMetadata().getName(),
               decision.target(),
@@ -85,6 +89,9 @@ public final class AutoRollback {
               + ds.getMetadata().getNamespace()
               + "/"
               + ds.getMetadata().getName()
+              + (DaemonSetApi.of(ds) == DaemonSetApi.APPS_V1
+                  ? ""
+                  : " (" + DaemonSetApi.of(ds).resource() + ")")
               + ": "
               + (e.getCode() > 0 ? "HTTP " + e.getCode() + ": " : "")
               + e.getMessage());

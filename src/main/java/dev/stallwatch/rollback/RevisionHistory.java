@@ -15,7 +15,8 @@ import java.util.Optional;
 
 /**
  * The ControllerRevisions a DaemonSet owns, ordered by {@code .revision}, and which of them its
- * current template matches (as upstream's {@code Match}: same stored template).
+ * current template matches (as upstream's {@code Match}: same stored template). An Advanced
+ * DaemonSet's are found the same way: by the uid in their controller owner reference.
  */
 public final class RevisionHistory {
 
@@ -30,8 +31,7 @@ public final class RevisionHistory {
   /** The history of {@code ds} among {@code revisions} (others' revisions are ignored). */
   public static RevisionHistory of(DaemonSet ds, Collection<ControllerRevision> revisions) {
     if (ds.getSpec() == null || ds.getSpec().getTemplate() == null) {
-      throw new RollbackRefusedException(
-          "daemonset.apps/" + ds.getMetadata().getName() + " has no spec.template");
+      throw new RollbackRefusedException(RevisionRestorer.describe(ds) + " has no spec.template");
     }
     List<Entry> owned =
         revisions.stream()

@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -19,7 +17,10 @@ import java.util.stream.Collectors;
 
 /**
  * Restores the pod template a DaemonSet's ControllerRevision stores, as {@code kubectl rollout
- * undo} does, used by {@code stallwatch undo} and by the operator's auto-rollback.
+ * undo} does, used by {@code stallwatch undo} and by the operator's auto-rollback — on an {@code
+ * apps/v1} DaemonSet and on an OpenKruise Advanced DaemonSet alike ({@link DaemonSetApi}): the
+ * Advanced one's ControllerRevisions are ordinary {@code apps/v1} ones it owns, storing its
+ * template the same way, and its {@code spec.template} is patched the same way.
  *
  * <p>kubectl applies the revision's data as a strategic-merge patch with {@code $patch: replace}.
  * Strategic merge is not available everywhere (the embedded API server rejects it) and a JSON merge
@@ -41,7 +42,7 @@ public final class RevisionRestorer {
   }
 
   /**
-   * Rolls {@code namespace/name} back to {@code target}.
+   * Rolls the {@code apps/v1} DaemonSet {@code namespace/name} back to {@code target}.
    *
    * @param dryRun compute and report, write nothing
    * @param by who rolls back, recorded in the {@link RollbackRecord} annotations
@@ -55,11 +56,30 @@ public final class RevisionRestorer {
       boolean dryRun,
       String by,
       Instant now) {
+    return rollback(DaemonSetApi.APPS_V1, namespace, name, target, dryRun, by, now);
+  }
+
+  /**
+   * Rolls the DaemonSet {@code namespace/name} of {@code api} back to {@code target}.
+   *
+   * @param dryRun compute and report, write nothing
+   * @param by who rolls back, recorded in the {@link RollbackRecord} annotations
+   * @param now when, for the record
+   * @throws RollbackRefusedException when there is nothing (valid) to roll back to
+   */
+  public RollbackResult rollback(
+      DaemonSetApi api,
+      String namespace,
+      String name,
+      RollbackTarget target,
+      boolean dryRun,
+      String by,
+      Instant now) {
     for (int attempt = 1; ; attempt++) {
-      DaemonSet ds = client.apps().daemonSets().inNamespace(namespace).withName(name).get();
+      DaemonSet ds = api.get(client, namespace, name);
       if (ds == null) {
         throw new RollbackRefusedException(
-            "daemonset.apps/" + name + " not found in namespace " + namespace);
+            api.qualified(name) + " not found in namespace " + namespace);
       }
       RevisionHistory history = RevisionHistory.of(ds, revisions(ds));
       Optional<RevisionHistory.Entry> current = history.current();
@@ -180,12 +200,12 @@ public final class RevisionRestorer {
                 "value", ds.getMetadata().getResourceVersion()),
             Map.of("op", "add", "path", "/metadata/annotations", "value", merged),
             Map.of("op", "replace", "path", "/spec/template", "value", template));
-    client
-        .apps()
-        .daemonSets()
-        .inNamespace(ds.getMetadata().getNamespace())
-        .withName(ds.getMetadata().getName())
-        .patch(PatchContext.of(PatchType.JSON), SERIALIZATION.asJson(ops));
+    DaemonSetApi.of(ds)
+        .jsonPatch(
+            client,
+            ds.getMetadata().getNamespace(),
+            ds.getMetadata().getName(),
+            SERIALIZATION.asJson(ops));
   }
 
   private static String available(RevisionHistory history) {
@@ -197,8 +217,11 @@ public final class RevisionRestorer {
             + ")";
   }
 
-  /** How kubectl names the object: {@code daemonset.apps/NAME}. */
+  /**
+   * How kubectl names the object: {@code daemonset.apps/NAME}, or {@code
+   * daemonset.apps.kruise.io/NAME} for an Advanced DaemonSet.
+   */
   static String describe(DaemonSet ds) {
-    return "daemonset.apps/" + ds.getMetadata().getName();
+    return DaemonSetApi.of(ds).qualified(ds.getMetadata().getName());
   }
 }

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
  * OpenKruise Advanced DaemonSets rolled by the real kruise-manager ({@link KruiseManager}, its
  * webhooks on loopback) on kwok nodes, judged by the operator (as the chart's ServiceAccount with
  * {@code advancedDaemonSets.enabled}) and by {@code diagnose} on {@code kubectl get -o json} of
- * what kruise left. Kruise updates from the highest node name down, so a partition of 2 on nodes
- * {@code <ns>-0} … {@code <ns>-4} holds {@code <ns>-0} and {@code <ns>-1}.
+ * what kruise left. Kruise lets the rollout update the highest-named nodes, so a partition of 2 on
+ * nodes {@code <ns>-0} … {@code <ns>-4} holds {@code <ns>-0} and {@code <ns>-1}.
  */
 @NativeHelm
 class AdvancedDaemonSetRealClusterIT {
@@ -201,15 +201,17 @@ class AdvancedDaemonSetRealClusterIT {
 
     RolloutStall stall = s.awaitActiveStall();
     assertThat(stall.getSpec().daemonSetAPIVersion()).isEqualTo(AdvancedDaemonSet.API_VERSION);
-    // kruise took the highest node first
-    assertThat(stall.getStatus().node()).isEqualTo(nodes.get(4));
+    // the partition lets kruise update the three highest-named nodes; which of them it starts
+    // with is the order of a Go map, not a rule
+    String stuck = stall.getStatus().node();
+    assertThat(nodes.subList(2, 5)).contains(stuck);
     assertThat(stall.getStatus().cause()).isEqualTo("ImagePull");
     JsonNode verdict = diagnose(s);
     assertThat(verdict.get("phase").asText()).isEqualTo("Stalled");
     assertThat(standings(verdict))
         .containsEntry(nodes.get(0), "held")
         .containsEntry(nodes.get(1), "held")
-        .containsEntry(nodes.get(4), "stuck");
+        .containsEntry(stuck, "stuck");
     assertThat(imagesByNode(s)).containsEntry(nodes.get(0), V1).containsEntry(nodes.get(1), V1);
   }
 
