@@ -354,4 +354,42 @@ class AdvancedDaemonSetRealClusterIT {
         .as("stuck from the in-place update's start, not the pod's creation")
         .isAfter(java.time.Instant.parse(pod.getMetadata().getCreationTimestamp()));
   }
+
+  @Test
+  void undoRestoresThePreviousRevisionAndKruiseRollsItBack() {
+    Scenario s = Scenario.create(cluster, "kr-undo", 3, 0);
+    rollOut(s, advanced(s, V1, r -> {}));
+    edit(s, ds -> image(ds, Scenario.UNPULLABLE + "node-agent:v2"));
+    RolloutStall stall = s.awaitActiveStall();
+
+    RealCluster.Result undo =
+        CliRealClusterIT.stallwatch(
+            cluster,
+            Duration.ofMinutes(2),
+            "undo",
+            "daemonset.apps.kruise.io/" + DS,
+            "-n",
+            s.namespace());
+
+    assertThat(undo.code()).as(undo.output()).isZero();
+    assertThat(image(read(s))).isEqualTo(V1);
+    await("kruise rolls every node back to " + V1)
+        .atMost(Scenario.WAIT)
+        .until(
+            () ->
+                imagesByNode(s).size() == 3
+                    && imagesByNode(s).values().stream().allMatch(V1::equals));
+    List<RolloutStall> resolved = s.awaitResolved();
+    assertThat(resolved)
+        .anySatisfy(
+            r -> {
+              assertThat(r.getMetadata().getName()).isEqualTo(stall.getMetadata().getName());
+              assertThat(r.getStatus().conditions().get(0).getReason()).isEqualTo("RolledBack");
+              assertThat(r.getStatus().rollback()).isNotNull();
+            });
+  }
+
+  private static String image(AdvancedDaemonSet ds) {
+    return ds.getSpec().getTemplate().getSpec().getContainers().get(0).getImage();
+  }
 }
