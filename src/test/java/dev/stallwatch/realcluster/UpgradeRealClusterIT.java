@@ -109,8 +109,9 @@ class UpgradeRealClusterIT {
         .asString()
         .startsWith(
             "error: the RolloutStall CRD in the cluster (rolloutstalls.stallwatch.dev) is older"
-                + " than this operator: its schema lacks status.nodes[].suspect,"
-                + " status.rollbackWithheld, status.suspect, status.suspectReason,");
+                + " than this operator: its schema lacks spec.daemonSetAPIVersion,"
+                + " spec.daemonSetKind, status.nodes[].suspect, status.rollbackWithheld,"
+                + " status.suspect and 1 more,");
     assertThat(refused.output().lines())
         .noneMatch(l -> l.contains(" ERROR ") || l.startsWith("\tat "));
     assertThat(old.alive()).as("the previous operator, still running").isTrue();
