@@ -87,7 +87,7 @@ final class UpdateScope {
       if (shouldRun) {
         desired++;
         if (pods == 0) {
-          empty.add(0, i); // ascending name order, as kruise creates pods
+          empty.add(i); // descending here; reversed below to kruise's ascending creation order
         }
       }
       if (!shouldRun && pods == 0) {
@@ -133,6 +133,7 @@ final class UpdateScope {
         held[i] = true;
       }
     }
+    java.util.Collections.reverse(empty);
     if (adv.partitionedScaling() && partition != 0) {
       int p = Math.min(partition, desired);
       int maxCreate = Math.min(Math.max(desired - newPods - p, 0), empty.size());

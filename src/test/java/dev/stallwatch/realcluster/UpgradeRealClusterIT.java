@@ -119,7 +119,7 @@ class UpgradeRealClusterIT {
     bedB.assertIntact();
     ReliabilityReport.row(
         "upgrade: helm upgrade to this chart leaves the previous CRD (Helm never upgrades CRDs)",
-        "the new operator names the 4 fields the CRD lacks and the command to apply, in one line,"
+        "the new operator names the 6 fields the CRD lacks and the command to apply, in one line,"
             + " and exits 3 before writing; the previous operator keeps running, every stall"
             + " kept",
         ReliabilityReport.seconds(toVerdict) + " from start to exit",
