@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * DaemonSets, each broken (an unpullable image) and fixed again in turn for {@link #CHURN}: every
  * broken revision is recorded as one RolloutStall with one {@code RolloutStalled} Event, no healthy
  * revision ever is, the stall in progress is untouched, the operator's log stays quiet, and a stall
- * falling due at the end (when a stuck informer would show) is recorded within a second.
+ * falling due at the end (when a stuck informer would show) is recorded within {@link #DETECTION}.
  *
  * <p>{@code -Dstallwatch.goaway.churn=PT30M} runs the long version (CI runs {@code PT2M}).
  */
@@ -30,6 +30,13 @@ class GoawayFaultIT {
 
   /** How long a broken revision stands before it is fixed: past stall-after (10 s). */
   static final Duration BROKEN_FOR = Duration.ofSeconds(16);
+
+  /**
+   * The bound on recording the last stall: a stuck informer would miss it by its resync period or
+   * for good. Typically 0.1 s; 1.1 s was seen on a loaded 2-core CI machine, where a GOAWAY on the
+   * write itself costs a reconnect.
+   */
+  static final Duration DETECTION = Duration.ofSeconds(2);
 
   /** What the operator may log over the churn: no WARN storm. */
   static final int MAX_WARNINGS = 5;
@@ -96,9 +103,7 @@ class GoawayFaultIT {
     churn.assertEachBrokenRevisionRecordedOnce();
     seed.assertIntact();
     seed.assertHealthyStalledOnce();
-    assertThat(detection)
-        .as("detection of the last stall")
-        .isLessThanOrEqualTo(Duration.ofSeconds(1));
+    assertThat(detection).as("detection of the last stall").isLessThanOrEqualTo(DETECTION);
     String[] log = operator.output().split("\n", -1);
     List<String> warnings =
         List.of(log).subList(Math.min(logged, log.length), log.length).stream()
