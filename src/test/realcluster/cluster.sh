@@ -11,7 +11,9 @@
 #     --kwok-parallelism, or STALLWATCH_KWOK_PARALLELISM: kwok plays P pod stages, P node stages and
 #     P node leases at once instead of its default 4 each; the scale run uses 16.
 #     STALLWATCH_APISERVER_FLAGS: more kube-apiserver flags, kept across restarts, e.g.
-#     --goaway-chance=0.02 as managed API servers send GOAWAYs)
+#     --goaway-chance=0.02 as managed API servers send GOAWAYs; STALLWATCH_KCM_FLAGS the same for
+#     kube-controller-manager, later flags win. STALLWATCH_NODE_LEASE_SECONDS: kwok's node lease
+#     duration, 40 by default as the kubelet's; kwok renews each lease every quarter of it.)
 #   cluster.sh stop --dir DIR
 #   cluster.sh restart COMPONENT --dir DIR [--kill] [--down SECONDS]
 #
@@ -27,7 +29,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 say() { echo "realcluster: $*" >&2; }
 fail() { say "$*"; exit 1; }
 
-usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 cmd="${1:-}"; [ -n "$cmd" ] || usage; shift
 dir="" nodes=3 gpu_nodes=0 owner_pid="" timeout=300 bin="${STALLWATCH_REALCLUSTER_BIN:-}"
@@ -202,7 +204,7 @@ if [ "$cmd" = _supervise ]; then
       --root-ca-file "$dir/pki/ca.crt" \
       --cluster-signing-cert-file "$dir/pki/ca.crt" --cluster-signing-key-file "$dir/pki/ca.key" \
       --node-monitor-period 2s --node-monitor-grace-period "${NODE_MONITOR_GRACE_PERIOD:-40s}" \
-      --kube-api-qps 200 --kube-api-burst 400
+      --kube-api-qps 200 --kube-api-burst 400 ${KCM_EXTRA_FLAGS:-}
     await kube-controller-manager 120 curl -sfk "https://127.0.0.1:$KCM_PORT/healthz"
   }
   start_kube_controller_manager
@@ -229,7 +231,7 @@ if [ "$cmd" = _supervise ]; then
       "${kwok_configs[@]}" \
       --manage-nodes-with-label-selector 'stallwatch.dev/kwok-node-state!=Unreachable' \
       --server-address "127.0.0.1:$KWOK_PORT" \
-      --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds 40
+      --node-ip 10.0.0.1 --cidr 10.244.0.0/16 --node-lease-duration-seconds "${NODE_LEASE_SECONDS:-40}"
     await kwok 120 curl -sf "http://127.0.0.1:$KWOK_PORT/healthz"
   }
   start_kwok
@@ -324,6 +326,8 @@ KWOK_PORT=$KWOK_PORT
 KWOK_CONFIG=$here/kwok/stages.yaml
 AUDIT_POLICY=${STALLWATCH_AUDIT_POLICY:-}
 APISERVER_EXTRA_FLAGS="${STALLWATCH_APISERVER_FLAGS:-}"
+KCM_EXTRA_FLAGS="${STALLWATCH_KCM_FLAGS:-}"
+NODE_LEASE_SECONDS=${STALLWATCH_NODE_LEASE_SECONDS:-40}
 KWOK_OPTIONS=$( [ -n "$kwok_parallelism" ] && echo "$dir/kwok-options.yaml" )
 ENV
 

@@ -5,28 +5,33 @@
 # churn (dev.stallwatch.realcluster.ScaleRun), then draws the plots (scale-plot.py).
 #
 #   src/test/realcluster/scale.sh [--sizes 500,1000] [--daemonsets 10] [--stalls 20]
-#                                 [--operator-heap 1g] [--no-ksm] [--jfr] [--out docs/scale]
+#                                 [--rollout-daemonsets K] [--operator-heap 1g] [--no-ksm] [--jfr]
+#                                 [--out docs/scale]
 #   src/test/realcluster/scale.sh --plot-only [--out docs/scale]
 #
 # --jfr: the operator runs under a flight recording, kept as target/scale/run-N/operator*.jfr.
-# Results: OUT/scale-N.json per size, OUT/../scale-memory.png and OUT/../scale-detection.png.
+# --rollout-daemonsets K: the rollout measured changes K DaemonSets at once (default: all of them).
+# Results: OUT/scale-N.json per size (OUT/scale-NxD.json with D DaemonSets other than 10; a failed
+# size leaves OUT/scale-N[xD].failed.log, what it measured before it failed), OUT/../scale-memory.png
+# and OUT/../scale-detection.png.
 # Heavy (minutes of both cores per size): on a shared machine take its lock around it.
-# Default sizes: what 2 cores carry (docs/benchmarks.md: at 2,000 nodes kwok loses node leases).
+# Default sizes: the two that take minutes; 2,000 and 5,000 take an hour and more (docs/benchmarks.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-sizes=500,1000 daemonsets=10 stalls=20 heap=1g ksm=yes jfr=false out="$root/docs/scale" plot_only=no
+sizes=500,1000 daemonsets=10 rollout="" stalls=20 heap=1g ksm=yes jfr=false out="$root/docs/scale" plot_only=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
     --daemonsets) daemonsets="$2"; shift 2 ;;
+    --rollout-daemonsets) rollout="$2"; shift 2 ;;
     --stalls) stalls="$2"; shift 2 ;;
     --operator-heap) heap="$2"; shift 2 ;;
     --no-ksm) ksm=no; shift ;;
     --jfr) jfr=true; shift ;;
     --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
     --plot-only) plot_only=yes; shift ;;
-    *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 cd "$root"
@@ -45,10 +50,12 @@ cp="target/test-classes:target/classes:$(cat target/bench.classpath)"
 IFS=, read -r -a each <<<"$sizes"
 for n in "${each[@]}"; do
   echo "scale: $n nodes × $daemonsets DaemonSets" >&2
+  name="scale-$n"; [ "$daemonsets" = 10 ] || name="scale-${n}x$daemonsets"
   rm -rf "target/scale/run-$n"
   STALLWATCH_REALCLUSTER_BIN="$bin" java -Xmx3g -Dbasedir="$root" -cp "$cp" \
     dev.stallwatch.realcluster.ScaleRun --nodes "$n" --daemonsets "$daemonsets" --stalls "$stalls" \
-    --operator-heap "$heap" --dir "target/scale/run-$n" --out "$out/scale-$n.json" --jfr "$jfr" "${ksm_args[@]}"
+    --rollout-daemonsets "${rollout:-$daemonsets}" --operator-heap "$heap" --dir "target/scale/run-$n" \
+    --out "$out/$name.json" --jfr "$jfr" "${ksm_args[@]}"
   rm -rf "target/scale/run-$n/cluster/etcd" # gigabytes at the larger sizes; the logs stay
 done
 plot

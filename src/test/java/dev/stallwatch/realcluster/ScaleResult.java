@@ -19,7 +19,8 @@ record ScaleResult(
     Steady steady,
     Rollout rollout,
     Detection detection,
-    Ksm kubeStateMetrics) {
+    Ksm kubeStateMetrics,
+    int nodeNotReadyEvents) {
 
   /** The operator after its initial sync. */
   record Operator(
@@ -41,12 +42,21 @@ record ScaleResult(
       Map<String, Integer> requestsByVerb,
       double requestsPerSecond) {}
 
-  /** One DaemonSet rolled out over every node (maxUnavailable 10%). */
+  /**
+   * {@code daemonSets} DaemonSets rolled out at once over every node (maxUnavailable 10%): wall and
+   * thread-CPU quantiles of the reconciles, the largest depth of the work queue seen and its depth
+   * at the end.
+   */
   record Rollout(
+      int daemonSets,
       double seconds,
       double reconciles,
       double reconcileP50Millis,
       double reconcileP99Millis,
+      double reconcileCpuP50Millis,
+      double reconcileCpuP99Millis,
+      double queueMax,
+      double queueAtEnd,
       double cpuSeconds,
       Map<String, Integer> requestsByVerb,
       double requestsPerSecond) {}

@@ -52,7 +52,8 @@ public final class ScaleRun {
       Path ksm,
       Path dir,
       long seed,
-      boolean jfr) {
+      boolean jfr,
+      int rolloutDaemonSets) {
 
     static Options forSize(int nodes, int daemonSets, Path dir, Path ksm) {
       return new Options(
@@ -66,12 +67,43 @@ public final class ScaleRun {
           ksm,
           dir,
           12,
-          false);
+          false,
+          daemonSets);
     }
   }
 
   /** kwok's parallelism in the scale run's clusters (its default, 4, plays ≈ 18 pods/s here). */
   static final int KWOK_PARALLELISM = 16;
+
+  /**
+   * The node lease duration kwok plays in the scale run's clusters, and the controller manager's
+   * grace period to match. The kubelet's 40 s lease is renewed every 10 s: 500 writes a second at
+   * 5,000 nodes, more than 2 cores carry beside everything else (at 2,000 nodes kwok fell behind
+   * and nodes flapped NotReady). Renewed every 60 s instead (a quarter of 240 s), with a grace
+   * period of the whole lease as the kubelet's defaults keep it, a node still turns NotReady 4
+   * minutes after its kubelet stops: the operator's work does not depend on how soon.
+   */
+  static final int NODE_LEASE_SECONDS = 240;
+
+  /**
+   * The controller manager's DaemonSet workers: one per DaemonSet of the workload instead of 2, as
+   * large clusters run it, so that a rollout of every DaemonSet at once is not queued behind two.
+   */
+  static final int CONCURRENT_DAEMONSET_SYNCS = 10;
+
+  /** The control plane's settings for the scale run, in cluster.sh's environment. */
+  static Map<String, String> clusterTuning() {
+    return Map.of(
+        "STALLWATCH_KWOK_PARALLELISM",
+        String.valueOf(KWOK_PARALLELISM),
+        "STALLWATCH_NODE_LEASE_SECONDS",
+        String.valueOf(NODE_LEASE_SECONDS),
+        "STALLWATCH_KCM_FLAGS",
+        "--node-monitor-grace-period="
+            + NODE_LEASE_SECONDS
+            + "s --concurrent-daemonset-syncs="
+            + CONCURRENT_DAEMONSET_SYNCS);
+  }
 
   /** The cause kwok's pull-failure cue leads to. */
   static final String INJECTED_CAUSE = "ImagePull";
@@ -107,10 +139,31 @@ public final class ScaleRun {
             ksm,
             dir,
             base.seed(),
-            Boolean.parseBoolean(a.getOrDefault("jfr", "false")));
-    ScaleResult r = run(o);
+            Boolean.parseBoolean(a.getOrDefault("jfr", "false")),
+            Math.min(
+                ds,
+                Integer.parseInt(
+                    a.getOrDefault(
+                        "rollout-daemonsets", String.valueOf(base.rolloutDaemonSets())))));
     Path out = Path.of(a.getOrDefault("out", "target/scale/scale-" + nodes + ".json"));
     Files.createDirectories(out.toAbsolutePath().getParent());
+    ScaleRun run = new ScaleRun(o);
+    ScaleResult r;
+    try {
+      r = run.measure();
+    } catch (Exception | OutOfMemoryError e) {
+      // What was measured so far (each figure is a progress line), then one line naming the cause.
+      Path failed =
+          out.resolveSibling(out.getFileName().toString().replace(".json", ".failed.log"));
+      List<String> lines = new ArrayList<>(run.log);
+      lines.add("failed: " + e);
+      Files.write(failed, lines);
+      System.err.printf(
+          "scale: %d × %d failed: %s (measured so far: %s; logs: %s/cluster/logs/, %s/operator.log)%n",
+          nodes, ds, e.toString().lines().findFirst().orElse(""), failed, dir, dir);
+      System.exit(1);
+      return;
+    }
     JSON.writeValue(out.toFile(), r);
     System.out.println("scale run written to " + out);
     System.exit(0); // the fabric8 client's threads would keep the JVM up
@@ -144,16 +197,7 @@ public final class ScaleRun {
     String startedAt = Instant.now().toString();
     long t = System.nanoTime();
     try (RealCluster cluster =
-        RealCluster.start(
-            o.dir().resolve("cluster"),
-            bin,
-            o.nodes(),
-            0,
-            Map.of(
-                "STALLWATCH_AUDIT_POLICY",
-                policy.toAbsolutePath().toString(),
-                "STALLWATCH_KWOK_PARALLELISM",
-                String.valueOf(KWOK_PARALLELISM)))) {
+        RealCluster.start(o.dir().resolve("cluster"), bin, o.nodes(), 0, withAuditPolicy(policy))) {
       double clusterStart = since(t);
       say("cluster up in %.1f s".formatted(clusterStart));
       ScaleWorkload workload = new ScaleWorkload(cluster.admin());
@@ -241,10 +285,36 @@ public final class ScaleRun {
               steady,
               rollout,
               stalls.detection,
-              ksmResult);
+              ksmResult,
+              notReadyEvents(cluster));
         }
       }
     }
+  }
+
+  private static Map<String, String> withAuditPolicy(Path policy) {
+    Map<String, String> env = new TreeMap<>(clusterTuning());
+    env.put("STALLWATCH_AUDIT_POLICY", policy.toAbsolutePath().toString());
+    return env;
+  }
+
+  /**
+   * NodeNotReady Events the node lifecycle controller wrote over the run: 0 when kwok kept every
+   * node's lease and status fresh throughout.
+   */
+  private int notReadyEvents(RealCluster cluster) {
+    int n =
+        cluster
+            .admin()
+            .v1()
+            .events()
+            .inAnyNamespace()
+            .withField("reason", "NodeNotReady")
+            .list()
+            .getItems()
+            .size();
+    say("NodeNotReady events over the run: " + n);
+    return n;
   }
 
   /** Distinct random nodes for the probes (seeded: the same nodes on every run of a size). */
@@ -314,37 +384,103 @@ public final class ScaleRun {
     return verbs.values().stream().mapToInt(Integer::intValue).sum() / seconds;
   }
 
-  private ScaleResult.Rollout rollout(OperatorProcess operator, ScaleWorkload workload) {
-    String ds = ScaleWorkload.daemonSet(0);
+  /** JOSDK's gauge of the operator's work queue: DaemonSets waiting for a reconcile. */
+  static final String QUEUE_SIZE = "operator_sdk_reconciliations_queue_size";
+
+  /** DaemonSets waiting in the operator's work queues now (JOSDK's gauge of each controller). */
+  static double queued(String metrics) {
+    return metrics
+        .lines()
+        .filter(l -> l.startsWith(QUEUE_SIZE))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
+  /**
+   * A new image for the first {@code rolloutDaemonSets} DaemonSets at once, until each is updated
+   * and available on every node: the operator's reconciles (count, wall and thread-CPU quantiles
+   * from the deltas of its histograms), its CPU, the depth of its work queue (polled every 200 ms)
+   * and its API requests.
+   */
+  private ScaleResult.Rollout rollout(OperatorProcess operator, ScaleWorkload workload)
+      throws InterruptedException {
+    List<String> rolled =
+        java.util.stream.IntStream.range(0, o.rolloutDaemonSets())
+            .mapToObj(ScaleWorkload::daemonSet)
+            .toList();
     String before = operator.metrics();
     double count0 = PromText.value(before, "stallwatch_reconcile_seconds_count");
     var buckets0 = PromText.buckets(before, "stallwatch_reconcile_seconds");
+    var cpuBuckets0 = PromText.buckets(before, "stallwatch_reconcile_cpu_seconds");
     double cpu0 = ProcessStats.cpuSeconds(operator.pid());
+    List<Double> depths = java.util.Collections.synchronizedList(new ArrayList<>());
+    ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
+    poller.scheduleWithFixedDelay(
+        () -> depths.add(queued(operator.metrics())), 0, 200, TimeUnit.MILLISECONDS);
     Instant from = Instant.now();
     long t = System.nanoTime();
-    workload.setImage(ds, ScaleWorkload.NEXT_IMAGE);
-    await("rollout of " + ds)
-        .atMost(Duration.ofSeconds(120 + o.nodes() / 5))
-        .pollInterval(Duration.ofMillis(500))
-        .until(() -> workload.rolledOut(ds));
-    double seconds = since(t);
-    settle(operator);
+    double seconds;
+    try {
+      rolled.forEach(ds -> workload.setImage(ds, ScaleWorkload.NEXT_IMAGE));
+      await("rollout of " + rolled)
+          .atMost(Duration.ofSeconds(120 + (long) o.nodes() * rolled.size() / 5))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> rolled.stream().allMatch(workload::rolledOut));
+      seconds = since(t);
+      settle(operator);
+    } finally {
+      poller.shutdownNow();
+      poller.awaitTermination(1, TimeUnit.MINUTES);
+    }
     Instant to = Instant.now();
     String after = operator.metrics();
     double reconciles = PromText.value(after, "stallwatch_reconcile_seconds_count") - count0;
     var buckets1 = PromText.buckets(after, "stallwatch_reconcile_seconds");
+    var cpuBuckets1 = PromText.buckets(after, "stallwatch_reconcile_cpu_seconds");
     double p50 = PromText.quantile(0.50, buckets0, buckets1) * 1000;
     double p99 = PromText.quantile(0.99, buckets0, buckets1) * 1000;
+    double cpuP50 = PromText.quantile(0.50, cpuBuckets0, cpuBuckets1) * 1000;
+    double cpuP99 = PromText.quantile(0.99, cpuBuckets0, cpuBuckets1) * 1000;
     double cpu = ProcessStats.cpuSeconds(operator.pid()) - cpu0;
+    double queueMax;
+    double queueLast;
+    synchronized (depths) {
+      queueMax = depths.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+      queueLast = depths.isEmpty() ? Double.NaN : depths.get(depths.size() - 1);
+    }
     Map<String, Integer> verbs = AuditLog.countsByVerb(auditLog, from, to);
     double window = Duration.between(from, to).toMillis() / 1000.0;
     say(
-        "rollout of %s over %d nodes in %.1f s: %.0f reconciles, p50 %.1f ms, p99 %.1f ms, CPU %.1f s,"
-                .formatted(ds, o.nodes(), seconds, reconciles, p50, p99, cpu)
+        ("rollout of %d DaemonSets over %d nodes in %.1f s: %.0f reconciles, wall p50 %.1f ms, p99"
+                    + " %.1f ms, thread CPU p50 %.1f ms, p99 %.1f ms, process CPU %.1f s, work queue"
+                    + " max %.0f (at the end %.0f),")
+                .formatted(
+                    rolled.size(),
+                    o.nodes(),
+                    seconds,
+                    reconciles,
+                    p50,
+                    p99,
+                    cpuP50,
+                    cpuP99,
+                    cpu,
+                    queueMax,
+                    queueLast)
             + " requests "
             + verbs);
     return new ScaleResult.Rollout(
-        seconds, reconciles, p50, p99, cpu, verbs, perSecond(verbs, window));
+        rolled.size(),
+        seconds,
+        reconciles,
+        p50,
+        p99,
+        cpuP50,
+        cpuP99,
+        queueMax,
+        queueLast,
+        cpu,
+        verbs,
+        perSecond(verbs, window));
   }
 
   private record KsmSync(double seconds, long rss, long series, double scrapeSeconds) {}

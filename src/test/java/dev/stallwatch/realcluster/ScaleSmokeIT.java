@@ -35,7 +35,8 @@ class ScaleSmokeIT {
             ksm,
             dir,
             12,
-            false);
+            false,
+            2);
 
     ScaleResult r = ScaleRun.run(options);
 
@@ -50,7 +51,17 @@ class ScaleSmokeIT {
     assertThat(r.rollout().reconcileP99Millis())
         .isGreaterThanOrEqualTo(r.rollout().reconcileP50Millis());
     assertThat(r.rollout().cpuSeconds()).isPositive();
+    // Both DaemonSets rolled at once; the thread's CPU is part of each reconcile's wall time.
+    assertThat(r.rollout().daemonSets()).isEqualTo(2);
+    assertThat(r.rollout().reconcileCpuP99Millis())
+        .isPositive()
+        .isGreaterThanOrEqualTo(r.rollout().reconcileCpuP50Millis())
+        .isLessThanOrEqualTo(r.rollout().reconcileP99Millis() * 1.05);
+    // JOSDK's queue gauge was read; after the settle nothing is left waiting.
+    assertThat(r.rollout().queueMax()).isGreaterThanOrEqualTo(0);
+    assertThat(r.rollout().queueAtEnd()).isZero();
     assertThat(r.detection().detected()).isEqualTo(4);
+    assertThat(r.nodeNotReadyEvents()).as("nodes that lost their lease").isZero();
     assertThat(r.detection().toMetricSeconds()).hasSize(4);
     // No RolloutStall of a revision that was not broken (the relist-order guard, SnapshotLag).
     assertThat(r.detection().otherStalls()).isEmpty();
