@@ -46,6 +46,8 @@ class KubectlPluginIT {
     ProcessBuilder pb = new ProcessBuilder(command);
     pb.environment().put("PATH", bin + ":" + System.getenv("PATH"));
     pb.environment().remove("STALLWATCH_JAR");
+    pb.environment().remove("STALLWATCH_JAVA_OPTS");
+    pb.environment().put("STALLWATCH_CDS_DIR", cds().toString());
     pb.environment().putAll(env);
     pb.redirectOutput(tmp.resolve("out").toFile());
     pb.redirectError(tmp.resolve("err").toFile());
@@ -100,6 +102,92 @@ class KubectlPluginIT {
 
     assertThat(version.exitCode()).as(version.err()).isZero();
     assertThat(version.out()).startsWith("stallwatch ");
+  }
+
+  Path cds() {
+    return tmp.resolve("cds");
+  }
+
+  List<String> archives() throws IOException {
+    if (!Files.isDirectory(cds())) {
+      return List.of();
+    }
+    try (var files = Files.list(cds())) {
+      return files.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  @Test
+  void theFirstRunOfACommandArchivesItsClassesAndLaterRunsMapThem() throws Exception {
+    String[] diagnose = {
+      bin.resolve("kubectl-stallwatch").toString(),
+      "diagnose",
+      "-f",
+      Path.of("docs/examples/seed-image-pull.json").toAbsolutePath().toString(),
+      "--now",
+      "2026-12-02T10:00:00Z"
+    };
+    Map<String, String> jar = Map.of("STALLWATCH_JAR", JAR.toString());
+    ProcessBuilder plain =
+        new ProcessBuilder("java", "-jar", JAR.toString(), "diagnose")
+            .redirectOutput(tmp.resolve("plain").toFile());
+    plain.command().addAll(List.of(diagnose).subList(2, diagnose.length));
+    int plainExit = plain.start().waitFor();
+    String expected = Files.readString(tmp.resolve("plain"));
+
+    Result first = run(jar, diagnose);
+    List<String> afterFirst = archives();
+    // The JVM's own account of what it mapped (the launcher logs errors only; this comes after).
+    Path cdsLog = tmp.resolve("cds.log");
+    Result second =
+        run(
+            Map.of(
+                "STALLWATCH_JAR",
+                JAR.toString(),
+                "STALLWATCH_JAVA_OPTS",
+                "-Xshare:on -Xlog:cds=info:file=" + cdsLog),
+            diagnose);
+    Result version = run(jar, bin.resolve("kubectl-stallwatch").toString(), "--version");
+
+    assertThat(plainExit).isEqualTo(ExitCodes.STALLED);
+    assertThat(first.exitCode()).as(first.err()).isEqualTo(ExitCodes.STALLED);
+    assertThat(first.out()).isEqualTo(expected);
+    assertThat(afterFirst).singleElement().asString().matches("stallwatch-\\d+-diagnose\\.jsa");
+    assertThat(second.exitCode()).as(second.err()).isEqualTo(ExitCodes.STALLED);
+    assertThat(second.out()).isEqualTo(expected);
+    assertThat(second.err()).doesNotContain("shared archive");
+    assertThat(Files.readString(cdsLog)).contains("Mapped dynamic region");
+    assertThat(version.exitCode()).as(version.err()).isZero();
+    assertThat(archives())
+        .as("one archive per command, none left half-written")
+        .hasSize(2)
+        .anyMatch(a -> a.endsWith("-diagnose.jsa"))
+        .anyMatch(a -> a.endsWith("-other.jsa"));
+  }
+
+  @Test
+  void aChangedJarGetsAnArchiveOfItsOwnAndCdsOffWritesNone() throws Exception {
+    Path copy = Files.copy(JAR, tmp.resolve("stallwatch.jar"));
+    Map<String, String> env = Map.of("STALLWATCH_JAR", copy.toString());
+    String launcher = bin.resolve("kubectl-stallwatch").toString();
+
+    run(env, launcher, "--version");
+    Files.setLastModifiedTime(
+        copy, java.nio.file.attribute.FileTime.from(Instant.now().minusSeconds(3600)));
+    Result rebuilt = run(env, launcher, "--version");
+    List<String> two = archives();
+    Result off =
+        run(
+            Map.of("STALLWATCH_JAR", copy.toString(), "STALLWATCH_CDS", "off"),
+            launcher,
+            "demo",
+            "--help");
+
+    assertThat(rebuilt.exitCode()).as(rebuilt.err()).isZero();
+    assertThat(rebuilt.err()).as("no warning about the old archive").isEmpty();
+    assertThat(two).hasSize(2);
+    assertThat(off.exitCode()).as(off.err()).isZero();
+    assertThat(archives()).isEqualTo(two);
   }
 
   @Test
