@@ -19,7 +19,8 @@ import java.time.Instant;
  * <p>The rollout (DaemonSet {@code kube-system/fluent-bit}, revision 2, {@code maxUnavailable:
  * 10%}): the first half of the nodes run revision 2 and are ready, the next 10 % have had a
  * revision-2 pod in {@code ImagePullBackOff} for an hour, the rest still run revision 1. As of
- * {@link #NOW} the verdict is Stalled (exit code 1).
+ * {@link #NOW} the verdict is Stalled (exit code 1). Each stalled pod has the two Events a kubelet
+ * keeps repeating for it ({@code Failed} and {@code BackOff}, with their counts), after the pods.
  *
  * <pre>java -cp target/test-classes dev.stallwatch.kube.LargeDump 5000 /tmp/dump-5000.json</pre>
  */
@@ -56,6 +57,7 @@ public final class LargeDump {
     out.write(",\n");
     out.write(revision(2));
     int updating = nodes / 10;
+    java.util.List<String[]> stalled = new java.util.ArrayList<>();
     for (int i = 0; i < nodes; i++) {
       String node =
           String.format(
@@ -67,9 +69,24 @@ public final class LargeDump {
         out.write(pod(node, i, 2, NOW.minusSeconds(3600), true));
       } else if (i < nodes / 2 + updating) {
         out.write(pod(node, i, 2, NOW.minusSeconds(3600), false));
+        stalled.add(new String[] {node, NAME + "-" + suffix(i * 31 + 2)});
       } else {
         out.write(pod(node, i, 1, NOW.minusSeconds(86_400), true));
       }
+    }
+    int e = 0;
+    for (String[] pod : stalled) {
+      out.write(",\n");
+      out.write(event(pod[0], pod[1], e++, "Failed", "Warning", "Error: ImagePullBackOff"));
+      out.write(",\n");
+      out.write(
+          event(
+              pod[0],
+              pod[1],
+              e++,
+              "BackOff",
+              "Normal",
+              "Back-off pulling image \\\"" + image(2) + "\\\""));
     }
     out.write("\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n");
     out.write("        \"resourceVersion\": \"\"\n    }\n}\n");
@@ -78,6 +95,68 @@ public final class LargeDump {
   static String hash(int revision) {
     return "6f7d8c9b" + revision;
   }
+
+  /** One kubelet Event about a pod, repeated every few minutes for the hour it has been stuck. */
+  static String event(String node, String pod, int i, String reason, String type, String message) {
+    String first = NOW.minusSeconds(3600).toString();
+    String last = NOW.minusSeconds(40).toString();
+    return fill(
+        EVENT,
+        "NAME",
+        pod + "." + String.format("%016x", 0x18a0_0000_0000_0000L + i),
+        "UID",
+        String.format("e7a1%04x-5b6c-4d7e-9f80-%012x", i % 65536, (long) i * 6151),
+        "POD",
+        pod,
+        "NODE",
+        node,
+        "REASON",
+        reason,
+        "TYPE",
+        type,
+        "MESSAGE",
+        message,
+        "FIRST",
+        first,
+        "LAST",
+        last);
+  }
+
+  private static final String EVENT =
+      """
+              {
+                  "apiVersion": "v1",
+                  "count": 240,
+                  "eventTime": null,
+                  "firstTimestamp": "${FIRST}",
+                  "involvedObject": {
+                      "apiVersion": "v1",
+                      "fieldPath": "spec.containers{fluent-bit}",
+                      "kind": "Pod",
+                      "name": "${POD}",
+                      "namespace": "kube-system",
+                      "resourceVersion": "48213377",
+                      "uid": "${UID}"
+                  },
+                  "kind": "Event",
+                  "lastTimestamp": "${LAST}",
+                  "message": "${MESSAGE}",
+                  "metadata": {
+                      "creationTimestamp": "${FIRST}",
+                      "name": "${NAME}",
+                      "namespace": "kube-system",
+                      "resourceVersion": "48391022",
+                      "uid": "${UID}"
+                  },
+                  "reason": "${REASON}",
+                  "reportingComponent": "kubelet",
+                  "reportingInstance": "${NODE}",
+                  "source": {
+                      "component": "kubelet",
+                      "host": "${NODE}"
+                  },
+                  "type": "${TYPE}"
+              }""";
 
   static String image(int revision) {
     return "cr.fluentbit.io/fluent/fluent-bit:3.2." + revision;
