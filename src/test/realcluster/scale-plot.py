@@ -4,8 +4,9 @@
     scale-plot.py RESULTS_DIR PNG_DIR
 
 Reads RESULTS_DIR/scale-*.json (written by dev.stallwatch.realcluster.ScaleRun) and writes
-PNG_DIR/scale-memory.png and PNG_DIR/scale-detection.png. Sizes that were not run are drawn as a
-straight-line extrapolation from the measured ones, dashed and labelled as such.
+PNG_DIR/scale-memory.png and PNG_DIR/scale-detection.png. The lines join the runs with 10
+DaemonSets; a run with another number is drawn as separate points, labelled. Up to 5,000 nodes a
+size that was not run is drawn as a straight-line extrapolation, dashed and labelled as such.
 """
 import glob
 import json
@@ -29,7 +30,7 @@ def load(results):
             runs.append(json.load(f))
     if not runs:
         sys.exit(f"scale-plot: no scale-*.json in {results}")
-    return sorted(runs, key=lambda r: r["nodes"])
+    return sorted(runs, key=lambda r: (r["nodes"], r["daemonSets"]))
 
 
 def fit(xs, ys):
@@ -55,8 +56,10 @@ def series(ax, xs, ys, label, style):
                     textcoords="offset points", xytext=(-110, 6))
 
 
-def memory(runs, out):
+def memory(all_runs, out):
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    ds = 10 if any(r["daemonSets"] == 10 for r in all_runs) else all_runs[0]["daemonSets"]
+    runs = [r for r in all_runs if r["daemonSets"] == ds]
     xs = [r["nodes"] for r in runs]
     series(ax, xs, [r["operator"]["heapAfterGcBytes"] / MIB for r in runs],
            "stallwatch heap after full GC", "C0")
@@ -66,11 +69,23 @@ def memory(runs, out):
         series(ax, [r["nodes"] for r in ksm],
                [r["kubeStateMetrics"]["rssBytes"] / MIB for r in ksm],
                "kube-state-metrics RSS", "C3")
+    for r in all_runs:
+        if r["daemonSets"] == ds:
+            continue
+        label = f"{r['nodes']} × {r['daemonSets']}"
+        ax.scatter([r["nodes"]], [r["operator"]["heapAfterGcBytes"] / MIB], color="C0", marker="x")
+        ax.annotate(f"heap, {label}", (r["nodes"], r["operator"]["heapAfterGcBytes"] / MIB),
+                    fontsize=7, textcoords="offset points", xytext=(-60, -12))
+        k = r.get("kubeStateMetrics")
+        if k:
+            ax.scatter([r["nodes"]], [k["rssBytes"] / MIB], color="C3", marker="x")
+            ax.annotate(f"KSM, {label}", (r["nodes"], k["rssBytes"] / MIB), fontsize=7,
+                        textcoords="offset points", xytext=(-60, -12))
     ax.axhline(256, color="grey", linewidth=0.8)
     ax.annotate("goal: heap ≤ 256 MiB", (xs[0], 256), fontsize=8, textcoords="offset points",
                 xytext=(0, 4))
-    ds = runs[0]["daemonSets"]
-    ax.set_title(f"Memory vs cluster size ({ds} DaemonSets on every node; dashed: extrapolated)")
+    ax.set_title(f"Memory vs cluster size ({ds} DaemonSets on every node; dashed: extrapolated)",
+                 fontsize=10)
     ax.set_xlabel("kwok nodes")
     ax.set_ylabel("MiB")
     ax.set_xlim(0, TARGET_NODES * 1.05)
@@ -94,7 +109,7 @@ def detection(runs, out):
             left.scatter(x, values, s=14, color=colour, alpha=0.7,
                          label=label if i == 0 else None)
     left.set_xticks([i * 3 + 0.5 for i in range(len(runs))])
-    left.set_xticklabels([f"{r['nodes']} nodes" for r in runs])
+    left.set_xticklabels([f"{r['nodes']} × {r['daemonSets']}" for r in runs], fontsize=8)
     left.axhline(1.0, color="grey", linewidth=0.8)
     left.annotate("goal: p99 ≤ 1 s", (0, 1.0), fontsize=8, textcoords="offset points",
                   xytext=(0, 4))
@@ -107,12 +122,12 @@ def detection(runs, out):
     labels, values, colours = [], [], []
     for r in runs:
         p99 = r["detection"]["metric"]["p99"]
-        labels.append(f"stallwatch\n{r['nodes']}")
+        labels.append(f"stallwatch\n{r['nodes']}×{r['daemonSets']}")
         values.append(p99)
         colours.append("C2")
         k = r.get("kubeStateMetrics")
         if k and k["alertAfterCrossingSeconds"]:
-            labels.append(f"KSM alert\n{r['nodes']}")
+            labels.append(f"KSM alert\n{r['nodes']}×{r['daemonSets']}")
             values.append(max(k["alertAfterCrossingSeconds"]))
             colours.append("C3")
     right.bar(range(len(values)), values, color=colours)
@@ -124,7 +139,7 @@ def detection(runs, out):
                        fontsize=7, textcoords="offset points", xytext=(0, 3))
     right.set_ylabel("seconds (log)")
     right.set_title("p99 to metric vs\nKubeDaemonSetRolloutStuck", fontsize=10)
-    fig.suptitle("Detection latency of 20 injected stalls (stall-after 10 s)")
+    fig.suptitle("Detection latency of 20 injected stalls, from the instant each crossed stall-after")
     fig.tight_layout()
     fig.savefig(os.path.join(out, "scale-detection.png"), dpi=110)
 

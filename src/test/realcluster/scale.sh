@@ -44,7 +44,7 @@ bin="$("$here/build.sh" | tail -n 1)"
 ksm_args=()
 if [ "$ksm" = yes ]; then ksm_args=(--ksm "$("$here/ksm-build.sh" | tail -n 1)"); fi
 # the jar (the operator), the test classes (ScaleRun) and their class path
-./mvnw -B -q -o -Pbench package -DskipTests >&2
+./mvnw -B -q -Pbench package -DskipTests >&2
 cp="target/test-classes:target/classes:$(cat target/bench.classpath)"
 
 IFS=, read -r -a each <<<"$sizes"

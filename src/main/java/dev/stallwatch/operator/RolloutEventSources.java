@@ -106,6 +106,14 @@ final class RolloutEventSources {
     return create(context, stores, Watched.DAEMON_SETS);
   }
 
+  /**
+   * Objects per page of an informer's list (at start and after a watch expires), as client-go's
+   * reflectors page: at 5,000 nodes × 10 DaemonSets one unpaged list of every pod would be a single
+   * response of 50,000 pods (hundreds of MB) turned into one list before any is pruned; a page
+   * holds 500.
+   */
+  static final long LIST_PAGE = 500;
+
   /** The sources of a reconciler of {@code watched}'s kind. */
   static <P extends HasMetadata> List<EventSource<?, P>> create(
       EventSourceContext<P> context, Stores stores, Watched<P> watched) {
@@ -116,6 +124,7 @@ final class RolloutEventSources {
                 InformerEventSourceConfiguration.from(Pod.class, watched.type())
                     .withName(PODS)
                     .withNamespacesInheritedFromController()
+                    .withInformerListLimit(LIST_PAGE)
                     .withLabelSelector(watched.podSelector())
                     .withSecondaryToPrimaryMapper(o -> owningIds(o, watched.ownerApi()))
                     .build(),
@@ -129,6 +138,7 @@ final class RolloutEventSources {
                 InformerEventSourceConfiguration.from(ControllerRevision.class, watched.type())
                     .withName(REVISIONS)
                     .withNamespacesInheritedFromController()
+                    .withInformerListLimit(LIST_PAGE)
                     .withSecondaryToPrimaryMapper(o -> owningIds(o, watched.ownerApi()))
                     .build(),
                 stores.revisions),
@@ -147,6 +157,7 @@ final class RolloutEventSources {
             InformerEventSourceConfiguration.from(Node.class, watched.type())
                 .withName(NODES)
                 .withWatchAllNamespaces()
+                .withInformerListLimit(LIST_PAGE)
                 .withSecondaryToPrimaryMapper(routing::affected)
                 // The reconciler lists every node itself: no per-primary index to maintain.
                 .withPrimaryToSecondaryMapper(ds -> Set.of())

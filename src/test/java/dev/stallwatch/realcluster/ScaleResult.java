@@ -20,13 +20,27 @@ record ScaleResult(
     Rollout rollout,
     Detection detection,
     Ksm kubeStateMetrics,
-    int nodeNotReadyEvents) {
+    int nodeNotReadyEvents,
+    Sized atChartHeap) {
+
+  /**
+   * A second operator started after the measurements with the heap the chart's defaults give it:
+   * whether it synced, in how long, its heap after GC and peak RSS; {@code error} when it did not.
+   */
+  record Sized(
+      String heap,
+      boolean synced,
+      double syncSeconds,
+      long heapAfterGcBytes,
+      long peakRssBytes,
+      String error) {}
 
   /** The operator after its initial sync. */
   record Operator(
       double syncSeconds,
       long heapAfterGcBytes,
       long rssBytes,
+      long peakRssBytes,
       double cpuSecondsAtSync,
       Map<String, Integer> requestsDuringSync) {}
 
@@ -45,7 +59,8 @@ record ScaleResult(
   /**
    * {@code daemonSets} DaemonSets rolled out at once over every node (maxUnavailable 10%): wall and
    * thread-CPU quantiles of the reconciles, the largest depth of the work queue seen and its depth
-   * at the end.
+   * at the end; where the reconciles' wall time went: the sum of their wall times, and of JOSDK's
+   * reconciler threads the time on a CPU and the time runnable but waiting for one (schedstat).
    */
   record Rollout(
       int daemonSets,
@@ -57,6 +72,9 @@ record ScaleResult(
       double reconcileCpuP99Millis,
       double queueMax,
       double queueAtEnd,
+      double reconcileWallSeconds,
+      double reconcilerOnCpuSeconds,
+      double reconcilerWaitingForCpuSeconds,
       double cpuSeconds,
       Map<String, Integer> requestsByVerb,
       double requestsPerSecond) {}

@@ -60,8 +60,14 @@ class ScaleSmokeIT {
     // JOSDK's queue gauge was read; after the settle nothing is left waiting.
     assertThat(r.rollout().queueMax()).isGreaterThanOrEqualTo(0);
     assertThat(r.rollout().queueAtEnd()).isZero();
+    // JOSDK's reconciler threads found by name: their CPU time is part of the reconciles' wall.
+    assertThat(r.rollout().reconcilerOnCpuSeconds())
+        .isPositive()
+        .isLessThanOrEqualTo(r.rollout().reconcileWallSeconds() * 1.05 + 0.5);
     assertThat(r.detection().detected()).isEqualTo(4);
     assertThat(r.nodeNotReadyEvents()).as("nodes that lost their lease").isZero();
+    assertThat(r.atChartHeap().synced()).as(r.atChartHeap().toString()).isTrue();
+    assertThat(r.atChartHeap().peakRssBytes()).isGreaterThan(r.atChartHeap().heapAfterGcBytes());
     assertThat(r.detection().toMetricSeconds()).hasSize(4);
     // No RolloutStall of a revision that was not broken (the relist-order guard, SnapshotLag).
     assertThat(r.detection().otherStalls()).isEmpty();
