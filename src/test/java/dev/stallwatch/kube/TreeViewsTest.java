@@ -39,7 +39,8 @@ class TreeViewsTest {
   /** Every object with kind Pod or Node anywhere in a document. */
   static void objects(JsonNode node, String kind, List<JsonNode> out) {
     if (node.isObject()) {
-      if (kind.equals(node.path("kind").asText())) {
+      // an object, not a reference to one (an Event's involvedObject names its kind too)
+      if (kind.equals(node.path("kind").asText()) && node.has("metadata")) {
         out.add(node);
         return;
       }

@@ -60,10 +60,10 @@ final class ProcessStats {
   }
 
   /**
-   * Per thread of the process whose name starts with {@code prefix} (e.g. JOSDK's
-   * "ReconcilerExecutor-…", truncated by the kernel to 15 characters): nanoseconds on a CPU and
-   * nanoseconds runnable but waiting for one, from {@code /proc/PID/task/TID/schedstat}, by thread
-   * id. A thread that ended since is missing.
+   * Per thread of the process whose name now starts with {@code prefix} ("" for every thread; the
+   * kernel keeps 15 characters of a name): nanoseconds on a CPU and nanoseconds runnable but
+   * waiting for one, from {@code /proc/PID/task/TID/schedstat}, by thread id. A thread that ended
+   * since is missing.
    */
   static java.util.Map<String, long[]> threadSchedstat(long pid, String prefix) {
     java.util.Map<String, long[]> out = new java.util.HashMap<>();
@@ -79,6 +79,20 @@ final class ProcessStats {
         }
         String[] f = read(task.resolve("schedstat")).trim().split(" ");
         out.put(tid, new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])});
+      } catch (RuntimeException gone) {
+        // the thread ended between the listing and the read
+      }
+    }
+    return out;
+  }
+
+  /** The process's threads' names as the kernel keeps them (15 characters), by thread id. */
+  static java.util.Map<String, String> threadNames(long pid) {
+    java.util.Map<String, String> out = new java.util.HashMap<>();
+    String[] tids = Path.of("/proc", String.valueOf(pid), "task").toFile().list();
+    for (String tid : tids == null ? new String[0] : tids) {
+      try {
+        out.put(tid, read(Path.of("/proc", String.valueOf(pid), "task", tid, "comm")).trim());
       } catch (RuntimeException gone) {
         // the thread ended between the listing and the read
       }

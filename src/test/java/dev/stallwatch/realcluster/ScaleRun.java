@@ -439,8 +439,35 @@ public final class ScaleRun {
     return verbs.values().stream().mapToInt(Integer::intValue).sum() / seconds;
   }
 
-  /** JOSDK's reconciler threads ("ReconcilerExecutor-…") as the kernel names them (15 chars). */
+  /**
+   * JOSDK's reconciler threads ("ReconcilerExecutor-…") as the kernel keeps the name (15 chars).
+   */
   static final String RECONCILER_THREADS = "ReconcilerExec";
+
+  /**
+   * The threads of JOSDK's reconciler pool: each thread seen named "ReconcilerExecutor-…" and every
+   * thread that had the pool name ("pool-K-thread-") one of those had at another poll.
+   */
+  static Set<String> reconcilerThreads(Map<String, Set<String>> names) {
+    Set<String> pools = new java.util.HashSet<>();
+    Set<String> out = new java.util.HashSet<>();
+    names.forEach(
+        (tid, seen) -> {
+          if (seen.stream().anyMatch(n -> n.startsWith(RECONCILER_THREADS))) {
+            out.add(tid);
+            seen.stream()
+                .filter(n -> n.matches("pool-\\d+-thread-.*"))
+                .forEach(n -> pools.add(n.substring(0, n.indexOf("-thread-") + 8)));
+          }
+        });
+    names.forEach(
+        (tid, seen) -> {
+          if (seen.stream().anyMatch(n -> pools.stream().anyMatch(n::startsWith))) {
+            out.add(tid);
+          }
+        });
+    return out;
+  }
 
   /** JOSDK's gauge of the operator's work queue: DaemonSets waiting for a reconcile. */
   static final String QUEUE_SIZE = "operator_sdk_reconciliations_queue_size";
@@ -472,11 +499,24 @@ public final class ScaleRun {
     var cpuBuckets0 = PromText.buckets(before, "stallwatch_reconcile_cpu_seconds");
     double cpu0 = ProcessStats.cpuSeconds(operator.pid());
     double wall0 = PromText.value(before, "stallwatch_reconcile_seconds_sum");
-    var sched0 = ProcessStats.threadSchedstat(operator.pid(), RECONCILER_THREADS);
+    var sched0 = ProcessStats.threadSchedstat(operator.pid(), "");
+    // JOSDK names a thread of its reconciler pool "ReconcilerExecutor-…" only while it reconciles
+    // and gives it back its pool name ("pool-K-thread-M") after: every name each thread had at a
+    // poll, to find the pool's threads at the end.
+    Map<String, Set<String>> names = new ConcurrentHashMap<>();
     List<Double> depths = java.util.Collections.synchronizedList(new ArrayList<>());
     ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
     poller.scheduleWithFixedDelay(
-        () -> depths.add(queued(operator.metrics())), 0, 200, TimeUnit.MILLISECONDS);
+        () -> {
+          depths.add(queued(operator.metrics()));
+          ProcessStats.threadNames(operator.pid())
+              .forEach(
+                  (tid, name) ->
+                      names.computeIfAbsent(tid, k -> ConcurrentHashMap.newKeySet()).add(name));
+        },
+        0,
+        200,
+        TimeUnit.MILLISECONDS);
     Instant from = Instant.now();
     long t = System.nanoTime();
     double seconds;
@@ -505,7 +545,15 @@ public final class ScaleRun {
     double reconcileWall = PromText.value(after, "stallwatch_reconcile_seconds_sum") - wall0;
     double onCpu = 0;
     double waitingForCpu = 0;
-    for (var e : ProcessStats.threadSchedstat(operator.pid(), RECONCILER_THREADS).entrySet()) {
+    ProcessStats.threadNames(operator.pid())
+        .forEach(
+            (tid, name) ->
+                names.computeIfAbsent(tid, k -> ConcurrentHashMap.newKeySet()).add(name));
+    Set<String> reconcilers = reconcilerThreads(names);
+    for (var e : ProcessStats.threadSchedstat(operator.pid(), "").entrySet()) {
+      if (!reconcilers.contains(e.getKey())) {
+        continue;
+      }
       long[] then = sched0.getOrDefault(e.getKey(), new long[2]);
       onCpu += (e.getValue()[0] - then[0]) / 1e9;
       waitingForCpu += (e.getValue()[1] - then[1]) / 1e9;
