@@ -97,6 +97,14 @@ public final class RealCluster
     return root.resolve(folder);
   }
 
+  /**
+   * How long cluster.sh may take to have every node Ready: its 300 s default up to 1,000 nodes,
+   * then 0.2 s more per node (1,100 s at 5,000 nodes).
+   */
+  static Duration startTimeout(int nodes) {
+    return Duration.ofSeconds(Math.max(300, 100 + nodes / 5));
+  }
+
   /** Starts a cluster in {@code dir} with {@code nodes} fake nodes, {@code gpuNodes} with GPUs. */
   static RealCluster start(Path dir, Path bin, int nodes, int gpuNodes) {
     return start(dir, bin, nodes, gpuNodes, Map.of());
@@ -120,9 +128,11 @@ public final class RealCluster
             "--gpu-nodes",
             String.valueOf(gpuNodes),
             "--owner-pid",
-            String.valueOf(ProcessHandle.current().pid()));
-    // cluster.sh gives up by itself after --timeout (300 s by default); this is a backstop.
-    Result started = Result.run(command, env, Duration.ofMinutes(7));
+            String.valueOf(ProcessHandle.current().pid()),
+            "--timeout",
+            String.valueOf(startTimeout(nodes).toSeconds()));
+    // cluster.sh gives up by itself after --timeout; this is a backstop.
+    Result started = Result.run(command, env, startTimeout(nodes).plusMinutes(2));
     if (started.code() != 0) {
       throw new IllegalStateException("real cluster did not start: " + started.output().strip());
     }
