@@ -5,7 +5,8 @@
 # churn (dev.stallwatch.realcluster.ScaleRun), then draws the plots (scale-plot.py).
 #
 #   src/test/realcluster/scale.sh [--sizes 500,1000] [--daemonsets 10] [--stalls 20]
-#                                 [--rollout-daemonsets K] [--operator-heap 1g] [--no-ksm] [--jfr]
+#                                 [--rollout-daemonsets K] [--stall-after 5m] [--operator-heap 1g]
+#                                 [--no-ksm] [--jfr]
 #                                 [--out docs/scale]
 #   src/test/realcluster/scale.sh --plot-only [--out docs/scale]
 #
@@ -19,19 +20,20 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-sizes=500,1000 daemonsets=10 rollout="" stalls=20 heap=1g ksm=yes jfr=false out="$root/docs/scale" plot_only=no
+sizes=500,1000 daemonsets=10 rollout="" stall_after=5m stalls=20 heap=1g ksm=yes jfr=false out="$root/docs/scale" plot_only=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
     --daemonsets) daemonsets="$2"; shift 2 ;;
     --rollout-daemonsets) rollout="$2"; shift 2 ;;
+    --stall-after) stall_after="$2"; shift 2 ;;
     --stalls) stalls="$2"; shift 2 ;;
     --operator-heap) heap="$2"; shift 2 ;;
     --no-ksm) ksm=no; shift ;;
     --jfr) jfr=true; shift ;;
     --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
     --plot-only) plot_only=yes; shift ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 cd "$root"
@@ -54,7 +56,7 @@ for n in "${each[@]}"; do
   rm -rf "target/scale/run-$n"
   STALLWATCH_REALCLUSTER_BIN="$bin" java -Xmx3g -Dbasedir="$root" -cp "$cp" \
     dev.stallwatch.realcluster.ScaleRun --nodes "$n" --daemonsets "$daemonsets" --stalls "$stalls" \
-    --rollout-daemonsets "${rollout:-$daemonsets}" --operator-heap "$heap" --dir "target/scale/run-$n" \
+    --rollout-daemonsets "${rollout:-$daemonsets}" --stall-after "$stall_after" --operator-heap "$heap" --dir "target/scale/run-$n" \
     --out "$out/$name.json" --jfr "$jfr" "${ksm_args[@]}"
   rm -rf "target/scale/run-$n/cluster/etcd" # gigabytes at the larger sizes; the logs stay
 done

@@ -54,7 +54,8 @@ record ScaleResult(
       int heartbeatNodesWritten,
       double reconciles,
       Map<String, Integer> requestsByVerb,
-      double requestsPerSecond) {}
+      double requestsPerSecond,
+      double cpuSeconds) {}
 
   /**
    * {@code daemonSets} DaemonSets rolled out at once over every node (maxUnavailable 10%): wall and

@@ -140,7 +140,9 @@ public final class ScaleRun {
             ds,
             Integer.parseInt(a.getOrDefault("stalls", String.valueOf(base.stalls()))),
             base.ordinaryPods(),
-            base.stallAfter(),
+            a.containsKey("stall-after")
+                ? Duration.parse("PT" + a.get("stall-after").toUpperCase())
+                : base.stallAfter(),
             base.steady(),
             a.getOrDefault("operator-heap", base.operatorHeap()),
             ksm,
@@ -415,6 +417,7 @@ public final class ScaleRun {
     long t = System.nanoTime();
     long half = o.steady().toMillis() / 2;
     double before = reconciles(operator);
+    double cpu0 = ProcessStats.cpuSeconds(operator.pid());
     Thread.sleep(half); // a fixed observation window: nothing to wait for
     double quiet = reconciles(operator) - before;
     long h = System.nanoTime();
@@ -424,15 +427,16 @@ public final class ScaleRun {
       Thread.sleep(left);
     }
     double withHeartbeats = reconciles(operator) - before - quiet;
+    double cpu = ProcessStats.cpuSeconds(operator.pid()) - cpu0;
     Instant to = Instant.now();
     double seconds = since(t);
     Map<String, Integer> verbs = AuditLog.countsByVerb(auditLog, from, to);
     say(
         ("steady %.0f s: %.0f reconciles in the quiet half, %.0f in the half with a heartbeat round"
-                + " on %d nodes; requests %s")
-            .formatted(seconds, quiet, withHeartbeats, written, verbs));
+                + " on %d nodes; requests %s; operator CPU %.2f s")
+            .formatted(seconds, quiet, withHeartbeats, written, verbs, cpu));
     return new ScaleResult.Steady(
-        seconds, quiet, written, withHeartbeats, verbs, perSecond(verbs, seconds));
+        seconds, quiet, written, withHeartbeats, verbs, perSecond(verbs, seconds), cpu);
   }
 
   private static double perSecond(Map<String, Integer> verbs, double seconds) {
