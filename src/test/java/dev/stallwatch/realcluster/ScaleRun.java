@@ -315,8 +315,8 @@ public final class ScaleRun {
     return env;
   }
 
-  /** The heap the chart's defaults give the operator: 75 % (MaxRAMPercentage) of 384 MiB. */
-  static final String CHART_HEAP = "288m";
+  /** The heap the chart's defaults give the operator: 50 % (MaxRAMPercentage) of 640 MiB. */
+  static final String CHART_HEAP = "320m";
 
   /**
    * A second operator process started at the end with the heap the chart's default limit gives it
