@@ -8,11 +8,11 @@ PNG_DIR/scale-memory.png and PNG_DIR/scale-detection.png. The lines join the run
 DaemonSets; a run with another number is drawn as separate points, labelled. Up to 5,000 nodes a
 size that was not run is drawn as a straight-line extrapolation, dashed and labelled as such.
 """
-import glob
-import json
 import math
 import os
 import sys
+
+from scale_results import load
 
 import matplotlib
 
@@ -21,16 +21,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 MIB = 1024 * 1024
 TARGET_NODES = 5000
-
-
-def load(results):
-    runs = []
-    for path in glob.glob(os.path.join(results, "scale-*.json")):
-        with open(path) as f:
-            runs.append(json.load(f))
-    if not runs:
-        sys.exit(f"scale-plot: no scale-*.json in {results}")
-    return sorted(runs, key=lambda r: (r["nodes"], r["daemonSets"]))
 
 
 def fit(xs, ys):
@@ -147,7 +137,7 @@ def detection(runs, out):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    runs = load(sys.argv[1])
+    runs = load(sys.argv[1], "scale-plot")
     memory(runs, sys.argv[2])
     detection(runs, sys.argv[2])
     print(f"scale-plot: {len(runs)} sizes → {sys.argv[2]}/scale-memory.png, scale-detection.png")

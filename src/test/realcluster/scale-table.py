@@ -8,22 +8,11 @@ tables: what stallwatch costs at each size (the sizing table) and the run's othe
 (detection, reconciles, API requests, kube-state-metrics). A figure a run did not measure (an
 older run's JSON lacks it) is printed as "—".
 """
-import glob
-import json
-import os
 import sys
 
+from scale_results import load
+
 MIB = 1024 * 1024
-
-
-def load(results):
-    runs = []
-    for path in glob.glob(os.path.join(results, "scale-*.json")):
-        with open(path) as f:
-            runs.append(json.load(f))
-    if not runs:
-        sys.exit(f"scale-table: no scale-*.json in {results}")
-    return sorted(runs, key=lambda r: (r["nodes"], -r["daemonSets"]))
 
 
 def get(run, *path):
@@ -121,7 +110,7 @@ ROWS_DETAIL = [
     ("crossing → RolloutStall, p50 / p99 / max", lambda r: detection(r, "rolloutStall")),
     ("crossing → `stallwatch_rollout_stalled`, p50 / p99 / max", lambda r: detection(r, "metric")),
     ("RolloutStalls of revisions not broken",
-     lambda r: str(len(get(r, "detection", "otherStalls") or [])) or "0"),
+     lambda r: str(len(get(r, "detection", "otherStalls") or []))),
     ("second operator at the chart's heap: synced in, heap after GC, peak RSS",
      lambda r: ("did not sync: " + str(get(r, "atChartHeap", "error"))
                 if get(r, "atChartHeap") and not get(r, "atChartHeap", "synced")
@@ -152,7 +141,7 @@ def table(runs, rows):
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
-    runs = load(sys.argv[1])
+    runs = load(sys.argv[1], "scale-table")
     print(table(runs, ROWS_SIZING))
     print()
     print(table(runs, ROWS_DETAIL))

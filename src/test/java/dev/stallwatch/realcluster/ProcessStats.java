@@ -60,39 +60,32 @@ final class ProcessStats {
   }
 
   /**
-   * Per thread of the process whose name now starts with {@code prefix} ("" for every thread; the
-   * kernel keeps 15 characters of a name): nanoseconds on a CPU and nanoseconds runnable but
-   * waiting for one, from {@code /proc/PID/task/TID/schedstat}, by thread id. A thread that ended
-   * since is missing.
+   * Per thread of the process: nanoseconds on a CPU and nanoseconds runnable but waiting for one,
+   * from {@code /proc/PID/task/TID/schedstat}, by thread id. A thread that ended since is missing.
    */
-  static java.util.Map<String, long[]> threadSchedstat(long pid, String prefix) {
-    java.util.Map<String, long[]> out = new java.util.HashMap<>();
-    String[] tids = Path.of("/proc", String.valueOf(pid), "task").toFile().list();
-    if (tids == null) {
-      return out;
-    }
-    for (String tid : tids) {
-      Path task = Path.of("/proc", String.valueOf(pid), "task", tid);
-      try {
-        if (!read(task.resolve("comm")).startsWith(prefix)) {
-          continue;
-        }
-        String[] f = read(task.resolve("schedstat")).trim().split(" ");
-        out.put(tid, new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])});
-      } catch (RuntimeException gone) {
-        // the thread ended between the listing and the read
-      }
-    }
-    return out;
+  static java.util.Map<String, long[]> threadSchedstat(long pid) {
+    return perThread(
+        pid,
+        "schedstat",
+        text -> {
+          String[] f = text.trim().split(" ");
+          return new long[] {Long.parseLong(f[0]), Long.parseLong(f[1])};
+        });
   }
 
   /** The process's threads' names as the kernel keeps them (15 characters), by thread id. */
   static java.util.Map<String, String> threadNames(long pid) {
-    java.util.Map<String, String> out = new java.util.HashMap<>();
+    return perThread(pid, "comm", String::trim);
+  }
+
+  /** {@code /proc/PID/task/TID/FILE} of every thread, parsed, by thread id. */
+  private static <T> java.util.Map<String, T> perThread(
+      long pid, String file, java.util.function.Function<String, T> parse) {
+    java.util.Map<String, T> out = new java.util.HashMap<>();
     String[] tids = Path.of("/proc", String.valueOf(pid), "task").toFile().list();
     for (String tid : tids == null ? new String[0] : tids) {
       try {
-        out.put(tid, read(Path.of("/proc", String.valueOf(pid), "task", tid, "comm")).trim());
+        out.put(tid, parse.apply(read(Path.of("/proc", String.valueOf(pid), "task", tid, file))));
       } catch (RuntimeException gone) {
         // the thread ended between the listing and the read
       }

@@ -237,18 +237,8 @@ public final class ScaleRun {
       if (o.jfr()) {
         jvm.add("-XX:StartFlightRecording=name=scale,settings=profile");
       }
-      try (OperatorProcess operator =
-          OperatorProcess.start(
-              kubeconfig,
-              o.dir().resolve("operator.log"),
-              "scale-operator",
-              jvm,
-              "--stall-after=" + o.stallAfter().toSeconds() + "s")) {
-        await("operator synced")
-            .atMost(Duration.ofMinutes(10))
-            .pollInterval(Duration.ofMillis(100))
-            .until(() -> operator.ready() || !operator.alive());
-        if (!operator.alive()) {
+      try (OperatorProcess operator = startOperator(kubeconfig, "operator", jvm)) {
+        if (!awaitSynced(operator)) {
           throw new IllegalStateException("operator exited:\n" + operator.output());
         }
         double sync = since(t);
@@ -315,6 +305,28 @@ public final class ScaleRun {
     return env;
   }
 
+  /**
+   * The operator jar as the chart's ServiceAccount ({@code kubeconfig}), logging to {@code
+   * dir/NAME.log}, with the run's stall-after.
+   */
+  private OperatorProcess startOperator(Path kubeconfig, String name, List<String> jvm) {
+    return OperatorProcess.start(
+        kubeconfig,
+        o.dir().resolve(name + ".log"),
+        "scale-" + name,
+        jvm,
+        "--stall-after=" + o.stallAfter().toSeconds() + "s");
+  }
+
+  /** Waits (up to 10 minutes) until the operator is ready or has exited; whether it is alive. */
+  private static boolean awaitSynced(OperatorProcess operator) {
+    await("operator synced")
+        .atMost(Duration.ofMinutes(10))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> operator.ready() || !operator.alive());
+    return operator.alive();
+  }
+
   /** The heap the chart's defaults give the operator: 50 % (MaxRAMPercentage) of 640 MiB. */
   static final String CHART_HEAP = "320m";
 
@@ -327,17 +339,11 @@ public final class ScaleRun {
   private ScaleResult.Sized sized(Path kubeconfig) {
     long t = System.nanoTime();
     try (OperatorProcess second =
-        OperatorProcess.start(
+        startOperator(
             kubeconfig,
-            o.dir().resolve("operator-sized.log"),
-            "scale-operator-sized",
-            List.of("-Xmx" + CHART_HEAP, "-XX:+ExitOnOutOfMemoryError"),
-            "--stall-after=" + o.stallAfter().toSeconds() + "s")) {
-      await("operator at the chart's heap synced")
-          .atMost(Duration.ofMinutes(10))
-          .pollInterval(Duration.ofMillis(100))
-          .until(() -> second.ready() || !second.alive());
-      if (!second.alive()) {
+            "operator-sized",
+            List.of("-Xmx" + CHART_HEAP, "-XX:+ExitOnOutOfMemoryError"))) {
+      if (!awaitSynced(second)) {
         say("operator at -Xmx" + CHART_HEAP + " exited before it synced (operator-sized.log)");
         return new ScaleResult.Sized(CHART_HEAP, false, since(t), 0, 0, "exited before sync");
       }
@@ -448,6 +454,14 @@ public final class ScaleRun {
    */
   static final String RECONCILER_THREADS = "ReconcilerExec";
 
+  /** Adds each thread's current name to the names it has had. */
+  private static void seeNames(Map<String, Set<String>> names, long pid) {
+    ProcessStats.threadNames(pid)
+        .forEach(
+            (tid, name) ->
+                names.computeIfAbsent(tid, k -> ConcurrentHashMap.newKeySet()).add(name));
+  }
+
   /**
    * The threads of JOSDK's reconciler pool: each thread seen named "ReconcilerExecutor-…" and every
    * thread that had the pool name ("pool-K-thread-") one of those had at another poll.
@@ -503,7 +517,7 @@ public final class ScaleRun {
     var cpuBuckets0 = PromText.buckets(before, "stallwatch_reconcile_cpu_seconds");
     double cpu0 = ProcessStats.cpuSeconds(operator.pid());
     double wall0 = PromText.value(before, "stallwatch_reconcile_seconds_sum");
-    var sched0 = ProcessStats.threadSchedstat(operator.pid(), "");
+    var sched0 = ProcessStats.threadSchedstat(operator.pid());
     // JOSDK names a thread of its reconciler pool "ReconcilerExecutor-…" only while it reconciles
     // and gives it back its pool name ("pool-K-thread-M") after: every name each thread had at a
     // poll, to find the pool's threads at the end.
@@ -513,10 +527,7 @@ public final class ScaleRun {
     poller.scheduleWithFixedDelay(
         () -> {
           depths.add(queued(operator.metrics()));
-          ProcessStats.threadNames(operator.pid())
-              .forEach(
-                  (tid, name) ->
-                      names.computeIfAbsent(tid, k -> ConcurrentHashMap.newKeySet()).add(name));
+          seeNames(names, operator.pid());
         },
         0,
         200,
@@ -549,12 +560,9 @@ public final class ScaleRun {
     double reconcileWall = PromText.value(after, "stallwatch_reconcile_seconds_sum") - wall0;
     double onCpu = 0;
     double waitingForCpu = 0;
-    ProcessStats.threadNames(operator.pid())
-        .forEach(
-            (tid, name) ->
-                names.computeIfAbsent(tid, k -> ConcurrentHashMap.newKeySet()).add(name));
+    seeNames(names, operator.pid());
     Set<String> reconcilers = reconcilerThreads(names);
-    for (var e : ProcessStats.threadSchedstat(operator.pid(), "").entrySet()) {
+    for (var e : ProcessStats.threadSchedstat(operator.pid()).entrySet()) {
       if (!reconcilers.contains(e.getKey())) {
         continue;
       }
