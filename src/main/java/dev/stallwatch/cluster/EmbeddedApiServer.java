@@ -244,15 +244,26 @@ public final class EmbeddedApiServer implements AutoCloseable {
   }
 
   private List<CustomResourceDefinition> storedCrds() {
-    RecordedRequest list =
+    String body = stored(CRD_PATH);
+    return body == null
+        ? List.of()
+        : Serialization.unmarshal(body, CustomResourceDefinitionList.class).getItems();
+  }
+
+  /**
+   * What the store answers a GET of {@code path} (a list or an object), read in this process
+   * without HTTP — so also from within an expectation's answer, which runs on the server's own
+   * thread; null unless it answers 200.
+   */
+  public String stored(String path) {
+    RecordedRequest get =
         new RecordedRequest(
-            "HTTP/1.1", HttpMethod.GET, CRD_PATH, Headers.builder().build(), new Buffer());
-    MockResponse response = store.dispatch(list);
+            "HTTP/1.1", HttpMethod.GET, path, Headers.builder().build(), new Buffer());
+    MockResponse response = store.dispatch(get);
     if (response == null || response.code() != 200 || response.getBody() == null) {
-      return List.of();
+      return null;
     }
-    String body = new String(response.getBody().getBytes(), StandardCharsets.UTF_8);
-    return Serialization.unmarshal(body, CustomResourceDefinitionList.class).getItems();
+    return new String(response.getBody().getBytes(), StandardCharsets.UTF_8);
   }
 
   private String versionJson() {

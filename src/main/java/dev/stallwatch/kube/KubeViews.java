@@ -92,7 +92,10 @@ public final class KubeViews {
         status.getPhase(),
         status.getReason(),
         status.getMessage(),
-        map(status.getConditions(), c -> podCondition(c, what)),
+        map(
+            status.getConditions(),
+            c -> PodView.readsCondition(c.getType()),
+            c -> podCondition(c, what)),
         map(spec.getInitContainers(), c -> Objects.toString(c.getName(), "")),
         map(spec.getContainers(), c -> Objects.toString(c.getImage(), "")),
         map(status.getInitContainerStatuses(), KubeViews::containerStatus),
@@ -392,10 +395,15 @@ public final class KubeViews {
   }
 
   static <T, R> List<R> map(List<T> items, Function<T, R> f) {
+    return map(items, t -> true, f);
+  }
+
+  /** {@code f} of each non-null item that {@code kept} accepts, in order. */
+  static <T, R> List<R> map(List<T> items, java.util.function.Predicate<T> kept, Function<T, R> f) {
     if (items == null) {
       return List.of();
     }
-    return items.stream().filter(Objects::nonNull).map(f).toList();
+    return items.stream().filter(Objects::nonNull).filter(kept).map(f).toList();
   }
 
   /**

@@ -169,6 +169,9 @@ final class TreeViews {
         continue;
       }
       object(c);
+      if (!PodView.readsCondition(text(c.get("type")))) {
+        continue;
+      }
       out.add(
           new PodView.Condition(
               text(c.get("type")),

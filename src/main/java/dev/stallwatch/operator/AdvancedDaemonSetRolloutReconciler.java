@@ -25,6 +25,7 @@ public final class AdvancedDaemonSetRolloutReconciler extends RolloutReconciler<
       StallMetrics metrics,
       StallEvents events,
       KubernetesClient client,
+      KubernetesClient listing,
       ApiReachability reachability) {
     super(
         Watched.ADVANCED_DAEMON_SETS,
@@ -34,6 +35,7 @@ public final class AdvancedDaemonSetRolloutReconciler extends RolloutReconciler<
         metrics,
         events,
         client,
+        listing,
         reachability);
   }
 }

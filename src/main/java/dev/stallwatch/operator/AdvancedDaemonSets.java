@@ -31,7 +31,7 @@ final class AdvancedDaemonSets implements AutoCloseable {
   static final Duration LOOK_AGAIN = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
-  private final Supplier<Operator> build;
+  private final Supplier<Built> build;
   private final BooleanSupplier leading;
   private final Duration lookAgain;
   private final ScheduledExecutorService looks;
@@ -39,16 +39,16 @@ final class AdvancedDaemonSets implements AutoCloseable {
   private boolean toldAbsent;
   private boolean closed;
 
+  /** An operator that runs the reconciler (not started), and what its caches hold. */
+  record Built(Operator operator, Supplier<ListProgress.Counts> cached) {}
+
   /**
    * @param build makes the operator that runs the reconciler (not started)
    * @param leading whether this replica reconciles (always, without leader election)
    * @param lookAgain how often discovery is asked again ({@link #LOOK_AGAIN}; tests shorten it)
    */
   AdvancedDaemonSets(
-      KubernetesClient client,
-      Supplier<Operator> build,
-      BooleanSupplier leading,
-      Duration lookAgain) {
+      KubernetesClient client, Supplier<Built> build, BooleanSupplier leading, Duration lookAgain) {
     this.client = client;
     this.build = build;
     this.leading = leading;
@@ -94,9 +94,11 @@ final class AdvancedDaemonSets implements AutoCloseable {
         }
         return;
       }
-      Operator operator = build.get();
-      try {
+      Built built = build.get();
+      Operator operator = built.operator();
+      try (ListProgress progress = ListProgress.start("Advanced DaemonSets", built.cached())) {
         operator.start();
+        progress.synced();
       } catch (RuntimeException e) {
         operator.stop();
         throw e;

@@ -3,6 +3,7 @@ package dev.stallwatch.operator;
 import dev.stallwatch.kube.AdvancedDaemonSet;
 import dev.stallwatch.rollout.AdvancedStrategy;
 import dev.stallwatch.rollout.MetadataKeys;
+import dev.stallwatch.rollout.PodView;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerState;
@@ -55,11 +56,11 @@ public final class CachePruning {
 
   /**
    * A pod as the operator reads it: identity, owners, labels, placement, container images, and of
-   * its status what {@code KubeViews.pod} reads (phase, reason, message, conditions, and each
-   * container's name, image, readiness, restarts and current state). Addresses, QoS class, start
-   * times, image and container IDs and the last state are dropped; the node affinity is kept only
-   * while the pod is not bound, since it is read only to tell which node an unbound pod is for.
-   * Strings that repeat across pods are canonical ({@link #canonical}).
+   * its status what {@code KubeViews.pod} reads (phase, reason, message, the conditions it reads,
+   * and each container's name, image, readiness, restarts and current state). Addresses, QoS class,
+   * start times, image and container IDs and the last state are dropped; the node affinity is kept
+   * only while the pod is not bound, since it is read only to tell which node an unbound pod is
+   * for. Strings that repeat across pods are canonical ({@link #canonical}).
    */
   public static Pod pod(Pod pod) {
     PodSpec spec = pod.getSpec();
@@ -93,7 +94,11 @@ public final class CachePruning {
         .withPhase(canonical(s.getPhase()))
         .withReason(canonical(s.getReason()))
         .withMessage(canonical(s.getMessage()))
-        .withConditions(each(s.getConditions(), CachePruning::condition))
+        .withConditions(
+            each(
+                s.getConditions(),
+                c -> PodView.readsCondition(c.getType()),
+                CachePruning::condition))
         .withInitContainerStatuses(each(s.getInitContainerStatuses(), CachePruning::container))
         .withContainerStatuses(each(s.getContainerStatuses(), CachePruning::container))
         .build();
@@ -284,7 +289,9 @@ public final class CachePruning {
     if (m == null) {
       return null;
     }
-    Map<String, String> annotations = null;
+    // Never null: JOSDK reads every event's object's annotations (its own "previous" marker), and
+    // the objects a cache hands out after its first list are these pruned copies.
+    Map<String, String> annotations = Map.of();
     if (keepAnnotations && m.getAnnotations() != null) {
       annotations =
           m.getAnnotations().entrySet().stream()
@@ -317,7 +324,7 @@ public final class CachePruning {
     return obj instanceof Node ? canonical(name) : name;
   }
 
-  private static OwnerReference owner(OwnerReference o) {
+  static OwnerReference owner(OwnerReference o) {
     OwnerReference kept =
         new OwnerReferenceBuilder()
             .withApiVersion(canonical(o.getApiVersion()))
@@ -343,12 +350,18 @@ public final class CachePruning {
 
   /** Each item pruned; null items (JSON {@code null}) dropped, as the views skip them. */
   private static <T> List<T> each(List<T> items, UnaryOperator<T> f) {
+    return each(items, t -> true, f);
+  }
+
+  /** Each item that {@code read} accepts, pruned; null items dropped. */
+  private static <T> List<T> each(
+      List<T> items, java.util.function.Predicate<T> read, UnaryOperator<T> f) {
     if (items == null) {
       return null;
     }
     List<T> kept = new ArrayList<>(items.size());
     for (T item : items) {
-      if (item != null) {
+      if (item != null && read.test(item)) {
         kept.add(f.apply(item));
       }
     }

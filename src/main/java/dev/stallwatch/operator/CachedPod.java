@@ -4,7 +4,9 @@ import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.rollout.PodView;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -32,11 +34,24 @@ final class CachedPod extends Pod {
 
   /** The cache's copy of {@code pod}, its view made from the pruned pod (shared strings). */
   static CachedPod of(Pod pod) {
+    return of(pod, null);
+  }
+
+  /**
+   * As {@link #of(Pod)}, the view's parts that pods share taken from {@code shared} (null: none).
+   */
+  static CachedPod of(Pod pod, SharedParts shared) {
+    if (pod instanceof CachedPod cached) {
+      return cached;
+    }
     Pod pruned = CachePruning.pod(pod);
     PodView view = null;
     String invalid = null;
     try {
       view = KubeViews.pod(pruned);
+      if (shared != null) {
+        view = shared.pod(view);
+      }
     } catch (InvalidObjectException e) {
       invalid = e.getMessage();
     }
@@ -44,7 +59,7 @@ final class CachedPod extends Pod {
     cached.setAdditionalProperties(Map.of());
     cached.setApiVersion(pruned.getApiVersion());
     cached.setKind(pruned.getKind());
-    cached.setMetadata(identity(pruned.getMetadata()));
+    cached.setMetadata(identity(pruned.getMetadata(), shared == null ? new SharedParts() : shared));
     return cached;
   }
 
@@ -68,7 +83,7 @@ final class CachedPod extends Pod {
     return pod instanceof CachedPod cached ? cached.targetNode : KubeViews.targetNode(pod);
   }
 
-  private static ObjectMeta identity(ObjectMeta m) {
+  private static ObjectMeta identity(ObjectMeta m, SharedParts shared) {
     if (m == null) {
       return null;
     }
@@ -83,9 +98,24 @@ final class CachedPod extends Pod {
     kept.setNamespace(m.getNamespace());
     kept.setUid(m.getUid());
     kept.setResourceVersion(m.getResourceVersion());
-    // already pruned, strings shared: CachePruning.owners
-    kept.setOwnerReferences(m.getOwnerReferences());
+    kept.setOwnerReferences(owners(m.getOwnerReferences(), shared));
     return kept;
+  }
+
+  /**
+   * The owner references, each one shared instance per owner (the pods of a DaemonSet all name it);
+   * a null reference stays in its place ({@code KubeViews.controller} counts them).
+   */
+  private static List<OwnerReference> owners(List<OwnerReference> refs, SharedParts shared) {
+    if (refs == null) {
+      return null;
+    }
+    List<OwnerReference> kept = new ArrayList<>(refs.size());
+    for (OwnerReference ref : refs) {
+      // anew: the builder that pruned the metadata gave each copy a map of its own
+      kept.add(ref == null ? null : shared.of(CachePruning.owner(ref)));
+    }
+    return kept.contains(null) ? kept : shared.of(List.copyOf(kept));
   }
 
   // A cached pod is one object version: equal only to itself (the generated equals would compare

@@ -18,6 +18,8 @@ public final class DaemonSetRolloutReconciler extends RolloutReconciler<DaemonSe
   /**
    * @param toRealDelay turns a delay on {@code clock} into a wall-clock delay (identity unless the
    *     clock runs faster than real time, as the demo's does)
+   * @param listing the client the pod, node and ControllerRevision caches read through ({@link
+   *     ListingClient})
    */
   public DaemonSetRolloutReconciler(
       Clock clock,
@@ -26,7 +28,17 @@ public final class DaemonSetRolloutReconciler extends RolloutReconciler<DaemonSe
       StallMetrics metrics,
       StallEvents events,
       KubernetesClient client,
+      KubernetesClient listing,
       ApiReachability reachability) {
-    super(Watched.DAEMON_SETS, clock, toRealDelay, config, metrics, events, client, reachability);
+    super(
+        Watched.DAEMON_SETS,
+        clock,
+        toRealDelay,
+        config,
+        metrics,
+        events,
+        client,
+        listing,
+        reachability);
   }
 }

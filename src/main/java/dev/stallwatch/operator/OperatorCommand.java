@@ -208,6 +208,7 @@ public final class OperatorCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }
+    HeapGuard.install();
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     Config clusterConfig = config != null ? config : Config.autoConfigure(null);
     KubernetesClient client = new KubernetesClientBuilder().withConfig(clusterConfig).build();
@@ -225,6 +226,13 @@ public final class OperatorCommand implements Callable<Integer> {
         operator[0] =
             StallwatchOperator.start(client, settings, registry, StallwatchOperator.Timing.REAL);
       } catch (RuntimeException e) {
+        if (HeapGuard.causedByOutOfMemory(e)) {
+          // An informer's list ran out of heap (a JVM without -XX:+ExitOnOutOfMemoryError).
+          String line =
+              HeapGuard.outOfMemory(Runtime.getRuntime().maxMemory(), HeapGuard.holding());
+          HeapGuard.terminationMessage(java.nio.file.Path.of(HeapGuard.TERMINATION_LOG), line);
+          throw new ExitCodes.AccessException(line, null);
+        }
         // JOSDK reports an informer that cannot list (403, no route) as "Error starting operator"
         // around an ExecutionException: say in one line what the cluster answered (exit 3).
         RuntimeException problem =

@@ -57,6 +57,7 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
   private final RolloutEventSources.Stores stores;
   private final Map<ResourceID, RolloutState> states = new ConcurrentHashMap<>();
   private final Watched<P> watched;
+  private final io.fabric8.kubernetes.client.KubernetesClient listing;
 
   /**
    * @param toRealDelay turns a delay on {@code clock} into a wall-clock delay (identity unless the
@@ -70,7 +71,9 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
       StallMetrics metrics,
       StallEvents events,
       io.fabric8.kubernetes.client.KubernetesClient client,
+      io.fabric8.kubernetes.client.KubernetesClient listing,
       ApiReachability reachability) {
+    this.listing = listing;
     this.watched = watched;
     this.clock = clock;
     this.reachability = reachability;
@@ -91,13 +94,18 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
     this.autoRollback = new AutoRollback(policy, client);
   }
 
+  /** How many pods, nodes and ControllerRevisions this reconciler's caches hold. */
+  ListProgress.Counts cached() {
+    return stores.counts();
+  }
+
   private int cachedPods(String namespace) {
     return stores.cachedPods(namespace);
   }
 
   @Override
   public List<EventSource<?, P>> prepareEventSources(EventSourceContext<P> context) {
-    return RolloutEventSources.create(context, stores, watched);
+    return RolloutEventSources.create(context, stores, watched, listing);
   }
 
   @Override

@@ -35,15 +35,20 @@ public final class StallwatchOperator implements AutoCloseable {
 
   private final Operator operator;
   private final Leadership leadership;
+  private final KubernetesClient listing;
   private volatile AdvancedDaemonSets advanced; // null unless Advanced DaemonSets are watched
   private boolean closed;
 
   private final java.util.concurrent.ScheduledExecutorService watchdog;
 
   private StallwatchOperator(
-      Operator operator, Leadership leadership, ApiReachability reachability) {
+      Operator operator,
+      Leadership leadership,
+      ApiReachability reachability,
+      KubernetesClient listing) {
     this.operator = operator;
     this.leadership = leadership;
+    this.listing = listing;
     this.watchdog =
         java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -174,32 +179,59 @@ public final class StallwatchOperator implements AutoCloseable {
                 client, settings.leaderElectionNamespace(), Leadership.identity(System::getenv))
             : null;
     Operator operator = operator(client, registry, observeMetrics, leadership, timing);
+    KubernetesClient listing = ListingClient.of(client);
+    try {
+      return start(
+          client, listing, settings, registry, timing, observeMetrics, leadership, operator);
+    } catch (RuntimeException | Error e) {
+      listing.close();
+      throw e;
+    }
+  }
+
+  private static StallwatchOperator start(
+      KubernetesClient client,
+      KubernetesClient listing,
+      OperatorSettings settings,
+      MeterRegistry registry,
+      Timing timing,
+      UnaryOperator<Metrics> observeMetrics,
+      Leadership leadership,
+      Operator operator) {
     StallMetrics metrics = new StallMetrics(registry);
     StallEvents events = new StallEvents(client, timing.clock());
     ApiReachability reachability = new ApiReachability(timing.clock());
-    register(
-        operator,
+    DaemonSetRolloutReconciler reconciler =
         new DaemonSetRolloutReconciler(
-            timing.clock(), timing.toRealDelay(), settings, metrics, events, client, reachability),
-        CachePruning::daemonSet,
-        settings,
-        timing);
+            timing.clock(),
+            timing.toRealDelay(),
+            settings,
+            metrics,
+            events,
+            client,
+            listing,
+            reachability);
+    register(operator, reconciler, CachePruning::daemonSet, settings, timing);
     if (leadership != null) {
       log.info(
           "leader election: Lease {}, identity {}; reconciling once it is acquired",
           leadership.lease(),
           leadership.identity());
     }
-    operator.start();
-    StallwatchOperator started = new StallwatchOperator(operator, leadership, reachability);
+    HeapGuard.holding(() -> reconciler.cached().toString());
+    try (ListProgress progress = ListProgress.start("DaemonSets", reconciler::cached)) {
+      operator.start();
+      progress.synced();
+    }
+    StallwatchOperator started =
+        new StallwatchOperator(operator, leadership, reachability, listing);
     if (settings.advancedDaemonSets()) {
       started.advanced =
           new AdvancedDaemonSets(
               client,
               () -> {
                 Operator advanced = operator(client, registry, observeMetrics, null, timing);
-                register(
-                    advanced,
+                AdvancedDaemonSetRolloutReconciler kruise =
                     new AdvancedDaemonSetRolloutReconciler(
                         timing.clock(),
                         timing.toRealDelay(),
@@ -207,11 +239,10 @@ public final class StallwatchOperator implements AutoCloseable {
                         metrics,
                         events,
                         client,
-                        reachability),
-                    CachePruning::advancedDaemonSet,
-                    settings,
-                    timing);
-                return advanced;
+                        listing,
+                        reachability);
+                register(advanced, kruise, CachePruning::advancedDaemonSet, settings, timing);
+                return new AdvancedDaemonSets.Built(advanced, kruise::cached);
               },
               started::leading,
               timing.advancedLook());
@@ -256,6 +287,13 @@ public final class StallwatchOperator implements AutoCloseable {
    */
   static final Duration CACHE_SYNC_TIMEOUT = Duration.ofMinutes(10);
 
+  /**
+   * How many DaemonSets are reconciled at once (JOSDK's default is 50, a thread each once a rollout
+   * has reconciled that many). A reconcile is a few milliseconds of CPU on one or two cores
+   * (kube-controller-manager syncs 2 DaemonSets at once by default): more threads only hold stacks.
+   */
+  static final int RECONCILE_THREADS = 8;
+
   /** A JOSDK operator on {@code client}, with leader election when {@code leadership} is given. */
   private static Operator operator(
       KubernetesClient client,
@@ -269,6 +307,7 @@ public final class StallwatchOperator implements AutoCloseable {
               .withCloseClientOnStop(false)
               .withReconciliationTerminationTimeout(Duration.ofSeconds(5))
               .withCacheSyncTimeout(CACHE_SYNC_TIMEOUT)
+              .withConcurrentReconciliationThreads(RECONCILE_THREADS)
               .withUseSSAToPatchPrimaryResource(false)
               .withSSABasedCreateUpdateMatchForDependentResources(false)
               .withMetrics(
@@ -363,6 +402,7 @@ public final class StallwatchOperator implements AutoCloseable {
       advanced.close();
     }
     operator.stop();
+    listing.close();
     if (leadership != null) {
       leadership.release();
     }

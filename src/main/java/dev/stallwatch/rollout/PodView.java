@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the analyzer reads of a pod.
@@ -36,6 +37,23 @@ public record PodView(
     List<ContainerStatus> initContainerStatuses,
     List<ContainerStatus> containerStatuses,
     Derived derived) {
+
+  /**
+   * The pod conditions the analysis reads: {@code Ready} (availability, outages), {@code
+   * PodScheduled} (why a pod does not run) and OpenKruise's {@code InPlaceUpdateReady} readiness
+   * gate. A view holds only these; a pod's other conditions (Initialized, ContainersReady,
+   * PodReadyToStartContainers, …) say nothing the analysis asks, and at 50,000 cached pods each
+   * costs memory.
+   */
+  public static final Set<String> READ_CONDITIONS =
+      Set.of("Ready", "PodScheduled", AdvancedStrategy.IN_PLACE_UPDATE_READY);
+
+  /**
+   * Whether a pod condition of {@code type} is one the analysis reads ({@link #READ_CONDITIONS}).
+   */
+  public static boolean readsCondition(String type) {
+    return type != null && READ_CONDITIONS.contains(type);
+  }
 
   /** A view whose {@link #derived} facts are decided from the given components. */
   public PodView(

@@ -249,6 +249,23 @@ class KubeViewsTest {
     }
 
     @Test
+    void only_the_conditions_the_analysis_reads_are_kept_and_only_they_must_be_readable() {
+      ObjectNode json = json(STALLED, "Pod", DS + "-x7k2p");
+      var conditions = json.with("status").withArray("conditions");
+      conditions.addObject().put("type", "Initialized").put("lastTransitionTime", "soon");
+      conditions.addObject().put("type", "ContainersReady").put("status", "False");
+      conditions.addObject().put("status", "True"); // no type
+
+      PodView p = KubeViews.pod(object(json, Pod.class));
+
+      assertThat(p.conditions())
+          .extracting(PodView.Condition::type)
+          .containsExactly("Ready", "PodScheduled")
+          .allMatch(PodView::readsCondition);
+      assertThat(TreeViews.pod(json)).isEqualTo(p);
+    }
+
+    @Test
     void a_terminating_pod_carries_its_deletion_timestamp() {
       ObjectNode json = json(STALLED, "Pod", DS + "-9qmzl");
       json.with("metadata").put("deletionTimestamp", "2026-12-02T16:00:01Z");

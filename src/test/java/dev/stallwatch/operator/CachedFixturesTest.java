@@ -10,6 +10,7 @@ import dev.stallwatch.kube.KubeViews;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
@@ -30,10 +31,12 @@ import org.junit.jupiter.api.TestFactory;
  * cases) and a set of malformed and unbound pods, read as the informer reads them (from JSON, so
  * with their own strings): the cache's pruned copy must read exactly as the original — the same
  * view, the same index keys, the same owners. A view that later reads a field the pruning drops
- * fails here for the fixture that sets it.
+ * fails here for the fixture that sets it. Each is also read as the caches' informers read it
+ * ({@link ListingClient}, which skips fields no cache keeps): the same again.
  */
 class CachedFixturesTest {
   private static final KubernetesSerialization JSON = new KubernetesSerialization();
+  private static final KubernetesSerialization LISTED = ListingClient.serialization();
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final List<Path> FIXTURES =
       List.of(
@@ -61,9 +64,44 @@ class CachedFixturesTest {
                     n.name(),
                     () -> {
                       Node pruned = CachePruning.node(n.object());
-                      assertThat(viewOrError(() -> KubeViews.node(pruned)))
-                          .isEqualTo(viewOrError(() -> KubeViews.node(n.object())));
+                      Object view = viewOrError(() -> KubeViews.node(n.object()));
+                      assertThat(viewOrError(() -> KubeViews.node(pruned))).isEqualTo(view);
                       assertThat(NodeChange.matters(n.object(), pruned)).isFalse();
+                      // JOSDK reads every event's object's annotations, pruned ones included.
+                      assertThat(pruned.getMetadata().getAnnotations()).isNotNull();
+                      Node listed = LISTED.unmarshal(JSON.asJson(n.object()), Node.class);
+                      assertThat(viewOrError(() -> KubeViews.node(listed))).isEqualTo(view);
+                      assertThat(viewOrError(() -> KubeViews.node(CachePruning.node(listed))))
+                          .isEqualTo(view);
+                      assertThat(NodeChange.matters(pruned, listed)).isFalse();
+                      assertThat(NodeChange.matters(listed, pruned)).isFalse();
+                    }));
+  }
+
+  @TestFactory
+  Stream<DynamicTest> aPrunedFixtureRevisionReadsAsTheOriginal() {
+    List<Named<ControllerRevision>> revisions =
+        fixtures("ControllerRevision", ControllerRevision.class);
+    assertThat(revisions).hasSizeGreaterThan(20);
+    return revisions.stream()
+        .map(
+            r ->
+                DynamicTest.dynamicTest(
+                    r.name(),
+                    () -> {
+                      ControllerRevision original = r.object();
+                      Object view = viewOrError(() -> KubeViews.revision(original));
+                      ControllerRevision listed =
+                          LISTED.unmarshal(JSON.asJson(original), ControllerRevision.class);
+                      for (ControllerRevision read : List.of(original, listed)) {
+                        ControllerRevision pruned = CachePruning.revision(read);
+                        assertThat(viewOrError(() -> KubeViews.revision(pruned))).isEqualTo(view);
+                        assertThat(RolloutEventSources.owners(pruned))
+                            .isEqualTo(RolloutEventSources.owners(original));
+                        assertThat(RolloutEventSources.owners(read))
+                            .isEqualTo(RolloutEventSources.owners(original));
+                        assertThat(pruned.getMetadata().getAnnotations()).isNotNull();
+                      }
                     }));
   }
 
@@ -98,7 +136,13 @@ class CachedFixturesTest {
   }
 
   private static void assertReadsTheSame(Pod original) {
-    Pod pruned = CachePruning.pod(original);
+    assertReadsTheSame(original, original);
+    assertReadsTheSame(original, LISTED.unmarshal(JSON.asJson(original), Pod.class));
+  }
+
+  /** {@code read} ({@code original} as an informer read it) reads as the original. */
+  private static void assertReadsTheSame(Pod original, Pod read) {
+    Pod pruned = CachePruning.pod(read);
     Object view = viewOrError(() -> KubeViews.pod(original));
     assertThat(viewOrError(() -> KubeViews.pod(pruned))).isEqualTo(view);
     // The index keys: fabric8 adds a pod under the keys of the object it was handed and removes it
@@ -110,7 +154,7 @@ class CachedFixturesTest {
           .isEqualTo(v.targetNode().isEmpty() ? List.of() : List.of(v.targetNode()));
     }
     // What the pod cache keeps: the view made on entry, and what its other readers read.
-    CachedPod cached = CachedPod.of(original);
+    CachedPod cached = CachedPod.of(read);
     assertThat(viewOrError(() -> CachedPod.view(cached))).isEqualTo(view);
     assertThat(RolloutEventSources.targetNode(cached))
         .isEqualTo(RolloutEventSources.targetNode(original));
@@ -129,6 +173,14 @@ class CachedFixturesTest {
           .isEqualTo(Mappers.fromOwnerReferences(DaemonSet.class).toPrimaryResourceIDs(original));
       assertThat(RolloutEventSources.owners(pruned))
           .isEqualTo(RolloutEventSources.owners(original));
+      assertThat(RolloutEventSources.owningIds(cached, Watched.DAEMON_SETS.ownerApi()))
+          .isEqualTo(RolloutEventSources.owningIds(original, Watched.DAEMON_SETS.ownerApi()));
+      assertThat(RolloutEventSources.owningIds(read, Watched.DAEMON_SETS.ownerApi()))
+          .isEqualTo(RolloutEventSources.owningIds(original, Watched.DAEMON_SETS.ownerApi()));
+      assertThat(RolloutEventSources.owners(read)).isEqualTo(RolloutEventSources.owners(original));
+      assertThat(RolloutEventSources.targetNode(read))
+          .isEqualTo(RolloutEventSources.targetNode(original));
+      assertThat(cached.getMetadata().getAnnotations()).isNotNull();
       assertThat(Mappers.fromOwnerReferences(DaemonSet.class).toPrimaryResourceIDs(pruned))
           .isEqualTo(Mappers.fromOwnerReferences(DaemonSet.class).toPrimaryResourceIDs(original));
     }
