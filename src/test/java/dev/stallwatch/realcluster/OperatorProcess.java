@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * by {@link #close()}, and by a shutdown hook should the test JVM exit first.
  */
 public final class OperatorProcess implements AutoCloseable {
-  static final Path JAR = RealCluster.PROJECT.resolve("target/stallwatch.jar");
+  public static final Path JAR = RealCluster.PROJECT.resolve("target/stallwatch.jar");
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -84,6 +84,21 @@ public final class OperatorProcess implements AutoCloseable {
       String podName,
       List<String> jvmOptions,
       String... flags) {
+    return start(jar, kubeconfig, log, podName, jvmOptions, null, flags);
+  }
+
+  /**
+   * As {@link #start(Path, Path, Path, String, List, String...)}, inside {@code cgroup} (null:
+   * none): the JVM then sizes itself by the cgroup's limit, as in the chart's pod.
+   */
+  public static OperatorProcess start(
+      Path jar,
+      Path kubeconfig,
+      Path log,
+      String podName,
+      List<String> jvmOptions,
+      MemoryCgroup cgroup,
+      String... flags) {
     int port = freePort();
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -93,14 +108,30 @@ public final class OperatorProcess implements AutoCloseable {
     command.add("operator");
     command.add("--metrics-port=" + port);
     command.addAll(List.of(flags));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder(cgroup == null ? command : cgroup.wrap(command))
+            .redirectErrorStream(true);
     pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    if (plainHttp(kubeconfig)) {
+      // The embedded API server (plain HTTP) accepts the JDK client's h2c upgrade, then breaks
+      // concurrent multi-megabyte answers on it (frames over the negotiated size): HTTP/1.1 there.
+      // Over TLS (a real API server) the client negotiates HTTP/2 by ALPN, as in a cluster.
+      pb.environment().put("HTTP2_DISABLE", "true"); // fabric8: system property http2.disable
+    }
     pb.environment().put("POD_NAME", podName);
     pb.environment().remove("KUBERNETES_MASTER");
     pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
     try {
       return new OperatorProcess(pb.start(), port, log);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static boolean plainHttp(Path kubeconfig) {
+    try {
+      return Files.readString(kubeconfig, StandardCharsets.UTF_8).contains("server: http://");
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -12,22 +12,26 @@ import java.util.regex.Pattern;
  * What a process costs, read from {@code /proc} (Linux) and, for a JVM, from {@code jcmd}: resident
  * memory, CPU seconds (user + system), and the heap in use right after a full GC.
  */
-final class ProcessStats {
+public final class ProcessStats {
   /** Clock ticks per second of /proc/PID/stat's utime and stime (USER_HZ, 100 on Linux). */
   private static final double TICKS = 100.0;
 
   private static final Pattern HEAP_USED =
       Pattern.compile("(?:heap|Heap)\\s+total\\s+\\d+K,\\s+used\\s+(\\d+)K");
 
+  /** The serial collector's two generations (no heap total line). */
+  private static final Pattern GENERATION_USED =
+      Pattern.compile("generation\\s+total\\s+\\d+K,\\s+used\\s+(\\d+)K");
+
   private ProcessStats() {}
 
   /** Resident set size in bytes (VmRSS). */
-  static long rssBytes(long pid) {
+  public static long rssBytes(long pid) {
     return statusBytes(pid, "VmRSS:");
   }
 
   /** The largest resident set size the process has had so far, in bytes (VmHWM). */
-  static long peakRssBytes(long pid) {
+  public static long peakRssBytes(long pid) {
     return statusBytes(pid, "VmHWM:");
   }
 
@@ -40,8 +44,37 @@ final class ProcessStats {
     throw new IllegalStateException("no " + field + " for process " + pid);
   }
 
+  /** Starts the peak resident set size (VmHWM) over from the current one (Linux clear_refs 5). */
+  public static void resetPeakRss(long pid) {
+    try {
+      Files.writeString(Path.of("/proc", String.valueOf(pid), "clear_refs"), "5");
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot reset the peak RSS of process " + pid, e);
+    }
+  }
+
+  /**
+   * The largest heap in use before a collection and after one, in bytes, among the collections of a
+   * JVM's GC log ({@code -Xlog:gc:file=…:time,uptime}) up to {@code untilUptimeSeconds} of its
+   * life.
+   */
+  static long[] heapPeaks(Path gcLog, double untilUptimeSeconds) {
+    Pattern line =
+        Pattern.compile("\\[(\\d+\\.\\d+)s\\].*?GC\\(\\d+\\) Pause.*? (\\d+)M->(\\d+)M\\(\\d+M\\)");
+    long before = 0;
+    long after = 0;
+    for (String l : read(gcLog).split("\n")) {
+      var m = line.matcher(l);
+      if (m.find() && Double.parseDouble(m.group(1)) <= untilUptimeSeconds) {
+        before = Math.max(before, Long.parseLong(m.group(2)) << 20);
+        after = Math.max(after, Long.parseLong(m.group(3)) << 20);
+      }
+    }
+    return new long[] {before, after};
+  }
+
   /** The process's threads (/proc/PID/status). */
-  static int threads(long pid) {
+  public static int threads(long pid) {
     for (String line : read(Path.of("/proc", String.valueOf(pid), "status")).split("\n")) {
       if (line.startsWith("Threads:")) {
         return Integer.parseInt(line.replaceAll("\\D+", ""));
@@ -94,7 +127,7 @@ final class ProcessStats {
   }
 
   /** CPU seconds used so far, user plus system. */
-  static double cpuSeconds(long pid) {
+  public static double cpuSeconds(long pid) {
     String stat = read(Path.of("/proc", String.valueOf(pid), "stat"));
     // the command name (field 2) may hold spaces: count fields after its closing parenthesis
     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -104,14 +137,24 @@ final class ProcessStats {
   /**
    * Runs a full GC in the JVM {@code pid} ({@code jcmd GC.run}) and returns the heap used after.
    */
-  static long heapAfterFullGc(long pid) {
+  public static long heapAfterFullGc(long pid) {
     jcmd(pid, "GC.run");
     String info = jcmd(pid, "GC.heap_info");
     var m = HEAP_USED.matcher(info);
-    if (!m.find()) {
+    if (m.find()) {
+      return Long.parseLong(m.group(1)) * 1024;
+    }
+    long used = 0;
+    int generations = 0;
+    var g = GENERATION_USED.matcher(info);
+    while (g.find()) {
+      used += Long.parseLong(g.group(1)) * 1024;
+      generations++;
+    }
+    if (generations == 0) {
       throw new IllegalStateException("no heap figure in jcmd GC.heap_info:\n" + info);
     }
-    return Long.parseLong(m.group(1)) * 1024;
+    return used;
   }
 
   /** Writes what the JVM's flight recording {@code name} holds so far to {@code file}. */

@@ -38,6 +38,13 @@ public final class TestApiServer implements AutoCloseable {
     return server.mockServer();
   }
 
+  /**
+   * The store's answer to a GET of {@code path}, without HTTP ({@link EmbeddedApiServer#stored}).
+   */
+  public String stored(String path) {
+    return server.stored(path);
+  }
+
   public String url() {
     return server.url();
   }
