@@ -5,13 +5,17 @@
 # churn (dev.stallwatch.realcluster.ScaleRun), then draws the plots (scale-plot.py).
 #
 #   src/test/realcluster/scale.sh [--sizes 500,1000] [--daemonsets 10] [--stalls 20]
-#                                 [--rollout-daemonsets K] [--stall-after 5m] [--operator-heap 1g]
+#                                 [--rollout-daemonsets K] [--stall-after 5m]
+#                                 [--memory-limit 640Mi | --operator-heap 1g]
 #                                 [--no-ksm] [--jfr]
 #                                 [--out docs/scale]
 #   src/test/realcluster/scale.sh --plot-only [--out docs/scale]
 #
 # --jfr: the operator runs under a flight recording, kept as target/scale/run-N/operator*.jfr.
 # --rollout-daemonsets K: the rollout measured changes K DaemonSets at once (default: all of them).
+# The operator runs as the chart's defaults run it: the image's JVM options in a memory cgroup of
+# --memory-limit (default the chart's 640Mi; the JVM takes half for its heap). --operator-heap H
+# runs it with -Xmx H and no cgroup instead (as without root, where no cgroup can be made).
 # Results: OUT/scale-N.json per size (OUT/scale-NxD.json with D DaemonSets other than 10; a failed
 # size leaves OUT/scale-N[xD].failed.log, what it measured before it failed), OUT/../scale-memory.png
 # and OUT/../scale-detection.png.
@@ -20,7 +24,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
-sizes=500,1000 daemonsets=10 rollout="" stall_after=5m stalls=20 heap=1g ksm=yes jfr=false out="$root/docs/scale" plot_only=no
+sizes=500,1000 daemonsets=10 rollout="" stall_after=5m stalls=20 heap="" limit=640Mi ksm=yes jfr=false out="$root/docs/scale" plot_only=no
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) sizes="$2"; shift 2 ;;
@@ -29,11 +33,12 @@ while [ $# -gt 0 ]; do
     --stall-after) stall_after="$2"; shift 2 ;;
     --stalls) stalls="$2"; shift 2 ;;
     --operator-heap) heap="$2"; shift 2 ;;
+    --memory-limit) limit="$2"; shift 2 ;;
     --no-ksm) ksm=no; shift ;;
     --jfr) jfr=true; shift ;;
     --out) out="$(mkdir -p "$2" && cd "$2" && pwd)"; shift 2 ;;
     --plot-only) plot_only=yes; shift ;;
-    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
   esac
 done
 cd "$root"
@@ -56,7 +61,7 @@ for n in "${each[@]}"; do
   rm -rf "target/scale/run-$n"
   STALLWATCH_REALCLUSTER_BIN="$bin" java -Xmx3g -Dbasedir="$root" -cp "$cp" \
     dev.stallwatch.realcluster.ScaleRun --nodes "$n" --daemonsets "$daemonsets" --stalls "$stalls" \
-    --rollout-daemonsets "${rollout:-$daemonsets}" --stall-after "$stall_after" --operator-heap "$heap" --dir "target/scale/run-$n" \
+    --rollout-daemonsets "${rollout:-$daemonsets}" --stall-after "$stall_after" ${heap:+--operator-heap "$heap"} --memory-limit "$limit" --dir "target/scale/run-$n" \
     --out "$out/$name.json" --jfr "$jfr" "${ksm_args[@]}"
   rm -rf "target/scale/run-$n/cluster/etcd" # gigabytes at the larger sizes; the logs stay
 done

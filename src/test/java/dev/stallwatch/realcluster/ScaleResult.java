@@ -21,7 +21,8 @@ record ScaleResult(
     Detection detection,
     Ksm kubeStateMetrics,
     int nodeNotReadyEvents,
-    Sized atChartHeap) {
+    Sized atChartHeap,
+    Relist relist) {
 
   /**
    * A second operator started after the measurements with the heap the chart's defaults give it:
@@ -35,14 +36,40 @@ record ScaleResult(
       long peakRssBytes,
       String error) {}
 
-  /** The operator after its initial sync. */
+  /**
+   * The operator after its initial sync. {@code peakRssBytes}: the largest resident set so far,
+   * i.e. through the initial list; {@code cgroupPeakBytes}: the most its memory cgroup held (RSS
+   * and page cache, as the kubelet counts a container; -1 without a cgroup); {@code
+   * heapPeakBeforeGcBytes} and {@code heapPeakAfterGcBytes}: the largest heap in use before and
+   * after a collection through the list (the GC log). {@code jvm}: its JVM options; {@code
+   * memoryLimitBytes}: its container limit (0: none, the heap set by -Xmx).
+   */
   record Operator(
       double syncSeconds,
       long heapAfterGcBytes,
       long rssBytes,
       long peakRssBytes,
       double cpuSecondsAtSync,
-      Map<String, Integer> requestsDuringSync) {}
+      Map<String, Integer> requestsDuringSync,
+      long cgroupPeakBytes,
+      long heapPeakBeforeGcBytes,
+      long heapPeakAfterGcBytes,
+      List<String> jvm,
+      long memoryLimitBytes) {}
+
+  /**
+   * Every informer listing again: etcd compacted, kube-apiserver killed and restarted, each watch
+   * resuming from a revision the compaction removed gets 410 Gone. {@code seconds}: from the API
+   * server back until the operator had listed its pods again and was ready; the peaks over that
+   * time; the pod pages it asked for.
+   */
+  record Relist(
+      double seconds,
+      long peakRssBytes,
+      long cgroupPeakBytes,
+      long heapAfterGcBytes,
+      int podListRequests,
+      boolean alive) {}
 
   /**
    * A steady window: its first half without any write ({@code quietReconciles}), its second half

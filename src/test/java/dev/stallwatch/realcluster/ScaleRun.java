@@ -53,7 +53,8 @@ public final class ScaleRun {
       Path dir,
       long seed,
       boolean jfr,
-      int rolloutDaemonSets) {
+      int rolloutDaemonSets,
+      String memoryLimit) {
 
     /**
      * stall-after 5 minutes, the chart's default: while every DaemonSet rolls at once over
@@ -70,14 +71,35 @@ public final class ScaleRun {
           Math.max(20, nodes / 5),
           Duration.ofMinutes(5),
           Duration.ofSeconds(30),
-          "1g",
+          null,
           ksm,
           dir,
           12,
           false,
-          daemonSets);
+          daemonSets,
+          CHART_MEMORY_LIMIT);
+    }
+
+    /**
+     * The JVM options of the operator: the image's ({@link ImageJvmFlags}); with {@code
+     * operatorHeap} set, {@code -Xmx} of it after them, and no memory cgroup.
+     */
+    List<String> jvm() {
+      List<String> jvm = new ArrayList<>(ImageJvmFlags.flags());
+      if (operatorHeap != null) {
+        jvm.add("-Xmx" + operatorHeap);
+      }
+      return jvm;
+    }
+
+    /** The memory cgroup's limit, or 0 for none (a heap given, or no cgroup to be had here). */
+    long memoryLimitBytes() {
+      return operatorHeap == null && MemoryCgroup.available() ? MemoryCgroup.bytes(memoryLimit) : 0;
     }
   }
+
+  /** The chart's default memory limit (values.yaml resources.limits.memory). */
+  static final String CHART_MEMORY_LIMIT = "640Mi";
 
   /** kwok's parallelism in the scale run's clusters (its default, 4, plays ≈ 18 pods/s here). */
   static final int KWOK_PARALLELISM = 16;
@@ -153,7 +175,8 @@ public final class ScaleRun {
                 ds,
                 Integer.parseInt(
                     a.getOrDefault(
-                        "rollout-daemonsets", String.valueOf(base.rolloutDaemonSets())))));
+                        "rollout-daemonsets", String.valueOf(base.rolloutDaemonSets())))),
+            a.getOrDefault("memory-limit", base.memoryLimit()));
     Path out = Path.of(a.getOrDefault("out", "target/scale/scale-" + nodes + ".json"));
     Files.createDirectories(out.toAbsolutePath().getParent());
     ScaleRun run = new ScaleRun(o);
@@ -229,20 +252,26 @@ public final class ScaleRun {
       t = System.nanoTime();
       Instant operatorStarted = Instant.now();
       // The GC log (wall-clock time of every pause) attributes the reconciles' wall-time tail.
-      List<String> jvm =
-          new ArrayList<>(
-              List.of(
-                  "-Xmx" + o.operatorHeap(),
-                  "-Xlog:gc:file=" + o.dir().resolve("operator-gc.log") + ":time,uptime"));
+      Path gcLog = o.dir().resolve("operator-gc.log");
+      List<String> jvm = new ArrayList<>(o.jvm());
+      jvm.add("-Xlog:gc:file=" + gcLog + ":time,uptime");
       if (o.jfr()) {
         jvm.add("-XX:StartFlightRecording=name=scale,settings=profile");
       }
-      try (OperatorProcess operator = startOperator(kubeconfig, "operator", jvm)) {
+      long limit = o.memoryLimitBytes();
+      try (MemoryCgroup cgroup = limit > 0 ? MemoryCgroup.create("stallwatch-scale", limit) : null;
+          OperatorProcess operator = startOperator(kubeconfig, "operator", jvm, cgroup)) {
+        say(
+            "operator started with %s%s"
+                .formatted(jvm, cgroup == null ? "" : " in a memory cgroup of " + o.memoryLimit()));
         if (!awaitSynced(operator)) {
           throw new IllegalStateException("operator exited:\n" + operator.output());
         }
         double sync = since(t);
         double cpuAtSync = ProcessStats.cpuSeconds(operator.pid());
+        long[] listHeap = ProcessStats.heapPeaks(gcLog, sync + 1);
+        long listPeak = ProcessStats.peakRssBytes(operator.pid());
+        long listCgroupPeak = cgroup == null ? -1 : cgroup.peakBytes();
         settle(operator);
         if (o.jfr()) {
           ProcessStats.jfrDump(operator.pid(), "scale", o.dir().resolve("operator-sync.jfr"));
@@ -251,11 +280,32 @@ public final class ScaleRun {
             AuditLog.countsByVerb(auditLog, operatorStarted, Instant.now());
         long heap = ProcessStats.heapAfterFullGc(operator.pid());
         long rss = ProcessStats.rssBytes(operator.pid());
-        long peak = ProcessStats.peakRssBytes(operator.pid());
-        var op = new ScaleResult.Operator(sync, heap, rss, peak, cpuAtSync, syncRequests);
+        var op =
+            new ScaleResult.Operator(
+                sync,
+                heap,
+                rss,
+                listPeak,
+                cpuAtSync,
+                syncRequests,
+                listCgroupPeak,
+                listHeap[0],
+                listHeap[1],
+                jvm,
+                limit);
         say(
-            "operator synced in %.1f s (%.1f CPU s); heap after GC %.1f MiB, RSS %.1f MiB (peak %.1f)"
-                .formatted(sync, cpuAtSync, heap / 1048576.0, rss / 1048576.0, peak / 1048576.0));
+            ("operator synced in %.1f s (%.1f CPU s); through the list: peak RSS %.1f MiB, cgroup"
+                    + " %.1f MiB, heap %.1f MiB before GC / %.1f after; after sync: heap after full"
+                    + " GC %.1f MiB, RSS %.1f MiB")
+                .formatted(
+                    sync,
+                    cpuAtSync,
+                    listPeak / 1048576.0,
+                    listCgroupPeak / 1048576.0,
+                    listHeap[0] / 1048576.0,
+                    listHeap[1] / 1048576.0,
+                    heap / 1048576.0,
+                    rss / 1048576.0));
 
         ScaleResult.Steady steady = steady(operator, workload);
         try (KubeStateMetrics ksm =
@@ -266,6 +316,7 @@ public final class ScaleRun {
           KsmSync ksmSync = ksm == null ? null : ksmSync(ksm);
           ScaleResult.Rollout rollout = rollout(operator, workload);
           StallOutcome stalls = stalls(operator, workload, cluster, ksm);
+          ScaleResult.Relist relist = relist(operator, cluster, cgroup);
           if (o.jfr()) {
             ProcessStats.jfrDump(operator.pid(), "scale", o.dir().resolve("operator.jfr"));
           }
@@ -293,7 +344,8 @@ public final class ScaleRun {
               stalls.detection,
               ksmResult,
               notReadyEvents(cluster),
-              sized);
+              sized,
+              relist);
         }
       }
     }
@@ -309,13 +361,73 @@ public final class ScaleRun {
    * The operator jar as the chart's ServiceAccount ({@code kubeconfig}), logging to {@code
    * dir/NAME.log}, with the run's stall-after.
    */
-  private OperatorProcess startOperator(Path kubeconfig, String name, List<String> jvm) {
+  private OperatorProcess startOperator(
+      Path kubeconfig, String name, List<String> jvm, MemoryCgroup cgroup) {
     return OperatorProcess.start(
+        OperatorProcess.JAR,
         kubeconfig,
         o.dir().resolve(name + ".log"),
         "scale-" + name,
         jvm,
+        cgroup,
         "--stall-after=" + o.stallAfter().toSeconds() + "s");
+  }
+
+  /** Objects per page of the operator's informer lists (its RolloutEventSources.LIST_PAGE). */
+  static final int LIST_PAGE = 100;
+
+  /**
+   * Every informer made to list again (etcd compacted, kube-apiserver killed and started again):
+   * the peaks of the operator's memory from then until it has listed its pods again and settled.
+   */
+  private ScaleResult.Relist relist(
+      OperatorProcess operator, RealCluster cluster, MemoryCgroup cgroup) {
+    ProcessStats.resetPeakRss(operator.pid());
+    if (cgroup != null) {
+      cgroup.resetPeak();
+    }
+    long compacted = cluster.compactEtcd();
+    cluster.restart("kube-apiserver", true, Duration.ofSeconds(5));
+    Instant back = Instant.now();
+    long t = System.nanoTime();
+    int pages = (int) Math.ceil((double) o.nodes() * o.daemonSets() / LIST_PAGE);
+    int[] lists = {0};
+    boolean relisted;
+    try {
+      await("the operator's pods listed again")
+          .atMost(Duration.ofMinutes(10))
+          .pollInterval(Duration.ofSeconds(1))
+          .until(
+              () -> {
+                lists[0] =
+                    AuditLog.countsByVerb(auditLog, back, Instant.now())
+                        .getOrDefault("list pods", 0);
+                return (lists[0] >= pages && operator.ready()) || !operator.alive();
+              });
+      relisted = operator.alive();
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      relisted = false;
+    }
+    double seconds = since(t);
+    if (operator.alive()) {
+      settle(operator);
+    }
+    boolean alive = operator.alive();
+    long peak = alive ? ProcessStats.peakRssBytes(operator.pid()) : -1;
+    long cgroupPeak = cgroup == null ? -1 : cgroup.peakBytes();
+    long heap = alive ? ProcessStats.heapAfterFullGc(operator.pid()) : -1;
+    say(
+        ("relist (etcd compacted at revision %d, kube-apiserver restarted): %s in %.1f s, %d pod"
+                + " pages; peak RSS %.1f MiB, cgroup %.1f MiB; heap after GC %.1f MiB")
+            .formatted(
+                compacted,
+                relisted ? "listed again" : "NOT listed again",
+                seconds,
+                lists[0],
+                peak / 1048576.0,
+                cgroupPeak / 1048576.0,
+                heap / 1048576.0));
+    return new ScaleResult.Relist(seconds, peak, cgroupPeak, heap, lists[0], alive && relisted);
   }
 
   /** Waits (up to 10 minutes) until the operator is ready or has exited; whether it is alive. */
@@ -331,33 +443,41 @@ public final class ScaleRun {
   static final String CHART_HEAP = "320m";
 
   /**
-   * A second operator process started at the end with the heap the chart's default limit gives it
-   * ({@value #CHART_HEAP}, and the image's {@code -XX:+ExitOnOutOfMemoryError}): whether it syncs
-   * the whole cluster, how long it takes, its heap after GC and its peak RSS. Not fatal: a failure
-   * is reported in the result.
+   * A second operator process started at the end as the chart's defaults run it: the image's JVM
+   * options in a memory cgroup of the chart's limit ({@value #CHART_MEMORY_LIMIT}; without a cgroup
+   * to be had, {@code -Xmx}{@value #CHART_HEAP}): whether it syncs the whole cluster (a restart's
+   * sync, beside the first operator), how long it takes, its heap after GC and its peak RSS. Not
+   * fatal: a failure is reported in the result.
    */
   private ScaleResult.Sized sized(Path kubeconfig) {
     long t = System.nanoTime();
-    try (OperatorProcess second =
-        startOperator(
-            kubeconfig,
-            "operator-sized",
-            List.of("-Xmx" + CHART_HEAP, "-XX:+ExitOnOutOfMemoryError"))) {
+    boolean contained = MemoryCgroup.available();
+    String as = contained ? CHART_MEMORY_LIMIT + " limit" : "-Xmx" + CHART_HEAP;
+    List<String> jvm = new ArrayList<>(ImageJvmFlags.flags());
+    if (!contained) {
+      jvm.add("-Xmx" + CHART_HEAP);
+    }
+    try (MemoryCgroup cgroup =
+            contained
+                ? MemoryCgroup.create(
+                    "stallwatch-scale-sized", MemoryCgroup.bytes(CHART_MEMORY_LIMIT))
+                : null;
+        OperatorProcess second = startOperator(kubeconfig, "operator-sized", jvm, cgroup)) {
       if (!awaitSynced(second)) {
-        say("operator at -Xmx" + CHART_HEAP + " exited before it synced (operator-sized.log)");
-        return new ScaleResult.Sized(CHART_HEAP, false, since(t), 0, 0, "exited before sync");
+        say("operator at " + as + " exited before it synced (operator-sized.log)");
+        return new ScaleResult.Sized(as, false, since(t), 0, 0, "exited before sync");
       }
       double sync = since(t);
       settle(second);
       long heap = ProcessStats.heapAfterFullGc(second.pid());
       long peak = ProcessStats.peakRssBytes(second.pid());
       say(
-          "operator at -Xmx%s synced in %.1f s; heap after GC %.1f MiB, peak RSS %.1f MiB"
-              .formatted(CHART_HEAP, sync, heap / 1048576.0, peak / 1048576.0));
-      return new ScaleResult.Sized(CHART_HEAP, true, sync, heap, peak, null);
+          "operator at %s synced in %.1f s; heap after GC %.1f MiB, peak RSS %.1f MiB"
+              .formatted(as, sync, heap / 1048576.0, peak / 1048576.0));
+      return new ScaleResult.Sized(as, true, sync, heap, peak, null);
     } catch (RuntimeException e) {
-      say("operator at -Xmx" + CHART_HEAP + " not measured: " + e);
-      return new ScaleResult.Sized(CHART_HEAP, false, since(t), 0, 0, e.toString());
+      say("operator at " + as + " not measured: " + e);
+      return new ScaleResult.Sized(as, false, since(t), 0, 0, e.toString());
     }
   }
 

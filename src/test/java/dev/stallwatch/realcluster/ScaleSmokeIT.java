@@ -31,18 +31,33 @@ class ScaleSmokeIT {
             20,
             Duration.ofSeconds(10),
             Duration.ofSeconds(10),
-            "256m",
+            null, // as the chart runs it: the image's JVM options, a 640Mi memory cgroup
             ksm,
             dir,
             12,
             false,
-            2);
+            2,
+            ScaleRun.CHART_MEMORY_LIMIT);
 
     ScaleResult r = ScaleRun.run(options);
 
     assertThat(r.operator().syncSeconds()).isPositive().isLessThan(60);
     assertThat(r.operator().heapAfterGcBytes()).isBetween(1L << 20, 256L << 20);
     assertThat(r.operator().rssBytes()).isGreaterThan(r.operator().heapAfterGcBytes());
+    assertThat(r.operator().jvm()).containsAll(ImageJvmFlags.flags());
+    // the peak through the list, taken at sync (RSS after sync is read after the first reconciles)
+    assertThat(r.operator().peakRssBytes()).isGreaterThan(r.operator().heapAfterGcBytes());
+    assertThat(r.operator().heapPeakBeforeGcBytes())
+        .isGreaterThanOrEqualTo(r.operator().heapPeakAfterGcBytes())
+        .isPositive();
+    if (MemoryCgroup.available()) {
+      assertThat(r.operator().memoryLimitBytes()).isEqualTo(640L << 20);
+      assertThat(r.operator().cgroupPeakBytes()).isBetween(1L << 20, 640L << 20);
+    }
+    // Every informer listed again after the etcd compaction and the API server's restart.
+    assertThat(r.relist().alive()).as(r.relist().toString()).isTrue();
+    assertThat(r.relist().podListRequests()).isGreaterThanOrEqualTo(2);
+    assertThat(r.relist().peakRssBytes()).isPositive();
     // Heartbeats of all 100 nodes reach no reconcile; at steady state the operator only watches.
     assertThat(r.steady().heartbeatNodesWritten()).isGreaterThan(90);
     assertThat(r.steady().reconciles()).isZero();
