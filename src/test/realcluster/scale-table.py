@@ -42,6 +42,15 @@ def per_second(run):
     return f"{rollout['cpuSeconds'] / rollout['seconds']:.2f}"
 
 
+def jvm(run):
+    flags = get(run, "operator", "jvm")
+    limit = get(run, "operator", "memoryLimitBytes")
+    if not flags:
+        return "`-Xmx1g`"
+    shown = " ".join(f"`{f}`" for f in flags if not f.startswith("-Xlog"))
+    return shown + (f", {limit / MIB:.0f}Mi cgroup" if limit else "")
+
+
 def rollout_label(run):
     k = get(run, "rollout", "daemonSets") or 1
     return f"{k} at once" if k > 1 else "1"
@@ -67,9 +76,17 @@ ROWS_SIZING = [
     ("DaemonSet pods (+ other pods)",
      lambda r: (f"{r['nodes'] * r['daemonSets'] + get(r, 'detection', 'injected'):,}"
                 f" (+ {r['ordinaryPods']:,})")),
-    ("**heap after full GC**", lambda r: "**" + mib(r, "operator", "heapAfterGcBytes") + "**"),
-    ("RSS after sync (`-Xmx1g`)", lambda r: mib(r, "operator", "rssBytes")),
-    ("peak RSS by then (VmHWM)", lambda r: mib(r, "operator", "peakRssBytes")),
+    ("operator's JVM", jvm),
+    ("**heap after full GC** (synced)",
+     lambda r: "**" + mib(r, "operator", "heapAfterGcBytes") + "**"),
+    ("RSS after sync", lambda r: mib(r, "operator", "rssBytes")),
+    ("**peak RSS through the initial list** (VmHWM; memory cgroup's peak)",
+     lambda r: ("**" + mib(r, "operator", "peakRssBytes") + "**"
+                + ("; " + mib(r, "operator", "cgroupPeakBytes")
+                   if get(r, "operator", "cgroupPeakBytes") else ""))),
+    ("heap through the list: peak before GC / after GC (GC log)",
+     lambda r: (mib(r, "operator", "heapPeakBeforeGcBytes") + " / "
+                + mib(r, "operator", "heapPeakAfterGcBytes"))),
     ("time to sync (`/readyz`)", lambda r: fmt(get(r, "operator", "syncSeconds"), "{:.1f} s")),
     ("CPU to sync (process start → synced)",
      lambda r: fmt(get(r, "operator", "cpuSecondsAtSync"), "{:.1f} CPU s")),
@@ -81,9 +98,12 @@ ROWS_SIZING = [
      lambda r: f"{get(r, 'rollout', 'seconds'):,.1f} s, {get(r, 'rollout', 'reconciles'):,.0f}"),
     ("CPU during the rollout (cores on average)",
      lambda r: f"{get(r, 'rollout', 'cpuSeconds'):.1f} CPU s ({per_second(r)})"),
-    ("kube-state-metrics RSS, series",
-     lambda r: (mib(r, "kubeStateMetrics", "rssBytes") + ", "
-                + fmt(get(r, "kubeStateMetrics", "series"), "{:,}"))),
+    ("kube-state-metrics RSS once it serves every pod; its peak",
+     lambda r: (mib(r, "kubeStateMetrics", "rssBytes") + "; "
+                + mib(r, "kubeStateMetrics", "peakRssBytes"))),
+    ("relist (etcd compacted, kube-apiserver restarted): peak RSS; cgroup; heap after GC",
+     lambda r: (mib(r, "relist", "peakRssBytes") + "; " + mib(r, "relist", "cgroupPeakBytes")
+                + "; " + mib(r, "relist", "heapAfterGcBytes"))),
 ]
 
 ROWS_DETAIL = [
@@ -117,9 +137,17 @@ ROWS_DETAIL = [
                 else fmt(get(r, "atChartHeap", "syncSeconds"), "{:.1f} s") + ", "
                 + mib(r, "atChartHeap", "heapAfterGcBytes") + ", "
                 + mib(r, "atChartHeap", "peakRssBytes"))),
-    ("kube-state-metrics: sync, one scrape",
+    ("kube-state-metrics: sync, series, one scrape",
      lambda r: (fmt(get(r, "kubeStateMetrics", "syncSeconds"), "{:.1f} s") + ", "
+                + fmt(get(r, "kubeStateMetrics", "series"), "{:,}") + ", "
                 + fmt(get(r, "kubeStateMetrics", "scrapeSeconds"), "{:.2f} s"))),
+    ("relist: listed again in, pod pages (per minute), operator alive",
+     lambda r: (fmt(get(r, "relist", "seconds"), "{:.1f} s")
+                + ("" if get(r, "relist", "relisted") is not False else " (not done)") + ", "
+                + fmt(get(r, "relist", "podListRequests"), "{:,}")
+                + ("" if get(r, "relist", "podListRequestsPerMinute") is None
+                   else f" ({get(r, 'relist', 'podListRequestsPerMinute')})") + ", "
+                + fmt(get(r, "relist", "alive"), "{}"))),
     ("run started (UTC)", lambda r: r["startedAt"][:16].replace("T", " ")),
 ]
 

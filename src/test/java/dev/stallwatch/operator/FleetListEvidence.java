@@ -45,6 +45,7 @@ public final class FleetListEvidence {
     List<String> jvm = new ArrayList<>();
     Path heapDump = null;
     long memoryLimit = 0;
+    long page = RolloutEventSources.LIST_PAGE;
     for (int i = 0; i < args.length; i += 2) {
       String v = args[i + 1];
       switch (args[i]) {
@@ -56,14 +57,14 @@ public final class FleetListEvidence {
         case "--namespaces" -> namespaces = List.of(v.split(","));
         case "--out" -> out = Path.of(v);
         case "--jvm" -> jvm.add(v);
+        case "--page" -> page = Long.parseLong(v); // an older operator asked 500 a page
         case "--heap-dump" -> heapDump = Path.of(v).toAbsolutePath();
         case "--memory-limit" -> memoryLimit = MemoryCgroup.bytes(v);
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
     Files.createDirectories(out);
-    try (EmbeddedFleet fleet =
-        new EmbeddedFleet(nodes, daemonSets, namespaces, RolloutEventSources.LIST_PAGE, delay)) {
+    try (EmbeddedFleet fleet = new EmbeddedFleet(nodes, daemonSets, namespaces, page, delay)) {
       List<String> flags = new ArrayList<>(List.of("--stall-after=5m"));
       if (namespaces.size() > 1) {
         flags.add("--namespaces=" + String.join(",", namespaces));

@@ -38,6 +38,22 @@ final class AuditLog {
 
   /** Requests per verb (watch by the resource too, e.g. {@code watch pods}) in [from, to). */
   static Map<String, Integer> countsByVerb(Path log, Instant from, Instant to) {
+    return counts(log, from, to, (key, code) -> key);
+  }
+
+  /**
+   * Requests per verb and response code in [from, to), e.g. {@code list pods 200} and {@code list
+   * pods 410} (a continue token whose revision was compacted away).
+   */
+  static Map<String, Integer> countsByVerbAndCode(Path log, Instant from, Instant to) {
+    return counts(log, from, to, (key, code) -> key + " " + code);
+  }
+
+  private static Map<String, Integer> counts(
+      Path log,
+      Instant from,
+      Instant to,
+      java.util.function.BiFunction<String, Integer, String> by) {
     Map<String, Integer> counts = new TreeMap<>();
     if (!Files.exists(log)) {
       return counts;
@@ -65,7 +81,7 @@ final class AuditLog {
         String resource = e.path("objectRef").path("resource").asText("");
         String sub = e.path("objectRef").path("subresource").asText("");
         String key = verb + " " + resource + (sub.isEmpty() ? "" : "/" + sub);
-        counts.merge(key, 1, Integer::sum);
+        counts.merge(by.apply(key, e.path("responseStatus").path("code").asInt()), 1, Integer::sum);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("reading the audit log " + log, e);

@@ -93,6 +93,15 @@ final class PromText {
     return lowerBound;
   }
 
+  /** How often {@code prefix} occurs in {@code text} (a cheap count of one metric's series). */
+  static long linesStartingWith(String text, String prefix) {
+    long n = 0;
+    for (int at = text.indexOf(prefix); at >= 0; at = text.indexOf(prefix, at + prefix.length())) {
+      n++;
+    }
+    return n;
+  }
+
   /** The number of samples (lines that are neither comments nor blank). */
   static long seriesCount(String text) {
     return text.lines().filter(l -> !l.isBlank() && !l.startsWith("#")).count();

@@ -59,9 +59,11 @@ record ScaleResult(
 
   /**
    * Every informer listing again: etcd compacted, kube-apiserver killed and restarted, each watch
-   * resuming from a revision the compaction removed gets 410 Gone. {@code seconds}: from the API
-   * server back until the operator had listed its pods again and was ready; the peaks over that
-   * time; the pod pages it asked for.
+   * resuming from a revision the compaction removed gets 410 Gone. {@code seconds}: from the
+   * compaction (the API server killed, 5 s down) until the operator had listed its pods again and
+   * was ready (or 10 minutes); the peaks over that time; the pod pages it asked for, in all and per
+   * minute; its list and watch requests by response code; whether it listed every pod again and is
+   * still running.
    */
   record Relist(
       double seconds,
@@ -69,6 +71,9 @@ record ScaleResult(
       long cgroupPeakBytes,
       long heapAfterGcBytes,
       int podListRequests,
+      List<Integer> podListRequestsPerMinute,
+      Map<String, Integer> requestsByVerbAndCode,
+      boolean relisted,
       boolean alive) {}
 
   /**
@@ -142,13 +147,15 @@ record ScaleResult(
   }
 
   /**
-   * kube-state-metrics beside us: its memory and series after its sync, and per injected stall the
-   * seconds from crossing stall-after until KubeDaemonSetRolloutStuck would fire.
+   * kube-state-metrics beside us: its RSS and series once it serves every pod, its peak RSS (VmHWM)
+   * over the run until the relist, and per injected stall the seconds from crossing stall-after
+   * until KubeDaemonSetRolloutStuck would fire.
    */
   record Ksm(
       String version,
       double syncSeconds,
       long rssBytes,
+      long peakRssBytes,
       long series,
       double scrapeSeconds,
       List<Double> alertAfterCrossingSeconds) {}

@@ -327,6 +327,7 @@ public final class ScaleRun {
                       KubeStateMetrics.version(),
                       ksmSync.seconds,
                       ksmSync.rss,
+                      ProcessStats.peakRssBytes(ksm.pid()),
                       ksmSync.series,
                       ksmSync.scrapeSeconds,
                       stalls.ksmAlert);
@@ -386,12 +387,16 @@ public final class ScaleRun {
     if (cgroup != null) {
       cgroup.resetPeak();
     }
-    long compacted = cluster.compactEtcd();
-    cluster.restart("kube-apiserver", true, Duration.ofSeconds(5));
+    // from before the restart: the informers list again as soon as it answers, which may be
+    // before restart() returns (it waits for the API server's health and its own checks)
     Instant back = Instant.now();
     long t = System.nanoTime();
+    long compacted = cluster.compactEtcd();
+    cluster.restart("kube-apiserver", true, Duration.ofSeconds(5));
     int pages = (int) Math.ceil((double) o.nodes() * o.daemonSets() / LIST_PAGE);
     int[] lists = {0};
+    List<Integer> perMinute = new ArrayList<>();
+    long[] minute = {t + TimeUnit.MINUTES.toNanos(1)};
     boolean relisted;
     try {
       await("the operator's pods listed again")
@@ -402,6 +407,10 @@ public final class ScaleRun {
                 lists[0] =
                     AuditLog.countsByVerb(auditLog, back, Instant.now())
                         .getOrDefault("list pods", 0);
+                if (System.nanoTime() >= minute[0]) {
+                  perMinute.add(lists[0] - perMinute.stream().mapToInt(Integer::intValue).sum());
+                  minute[0] += TimeUnit.MINUTES.toNanos(1);
+                }
                 return (lists[0] >= pages && operator.ready()) || !operator.alive();
               });
       relisted = operator.alive();
@@ -427,7 +436,17 @@ public final class ScaleRun {
                 peak / 1048576.0,
                 cgroupPeak / 1048576.0,
                 heap / 1048576.0));
-    return new ScaleResult.Relist(seconds, peak, cgroupPeak, heap, lists[0], alive && relisted);
+    Map<String, Integer> byCode =
+        AuditLog.countsByVerbAndCode(auditLog, back, Instant.now()).entrySet().stream()
+            .filter(e -> e.getKey().startsWith("list ") || e.getKey().startsWith("watch "))
+            .collect(
+                java.util.stream.Collectors.toMap(
+                    Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, java.util.TreeMap::new));
+    say(
+        "relist: pod pages per minute %s; lists and watches by code %s"
+            .formatted(perMinute, byCode));
+    return new ScaleResult.Relist(
+        seconds, peak, cgroupPeak, heap, lists[0], perMinute, byCode, relisted, alive);
   }
 
   /** Waits (up to 10 minutes) until the operator is ready or has exited; whether it is alive. */
@@ -740,11 +759,15 @@ public final class ScaleRun {
 
   private record KsmSync(double seconds, long rss, long series, double scrapeSeconds) {}
 
-  /** Waits until kube-state-metrics serves every pod (its series count stops growing). */
+  /**
+   * Waits until kube-state-metrics serves every pod: a {@code kube_pod_info} series for each
+   * DaemonSet pod and ordinary pod. (A series count that stops growing is not enough: it serves its
+   * node and DaemonSet series long before its pod list ends.)
+   */
   private KsmSync ksmSync(KubeStateMetrics ksm) {
     long t = System.nanoTime();
-    long[] last = {-1};
-    await("kube-state-metrics synced")
+    long pods = (long) o.nodes() * o.daemonSets() + o.ordinaryPods();
+    await("kube-state-metrics serving " + pods + " pods")
         .atMost(Duration.ofMinutes(10))
         .pollInterval(Duration.ofSeconds(3))
         .until(
@@ -752,10 +775,7 @@ public final class ScaleRun {
               if (!ksm.alive()) {
                 throw new IllegalStateException("kube-state-metrics exited (ksm.log)");
               }
-              long n = PromText.seriesCount(ksm.scrape());
-              boolean stable = n > 0 && n == last[0];
-              last[0] = n;
-              return stable;
+              return PromText.linesStartingWith(ksm.scrape(), "\nkube_pod_info{") >= pods;
             });
     double seconds = since(t);
     long s = System.nanoTime();

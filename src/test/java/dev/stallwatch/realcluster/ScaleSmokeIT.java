@@ -56,6 +56,7 @@ class ScaleSmokeIT {
     }
     // Every informer listed again after the etcd compaction and the API server's restart.
     assertThat(r.relist().alive()).as(r.relist().toString()).isTrue();
+    assertThat(r.relist().relisted()).as(r.relist().toString()).isTrue();
     assertThat(r.relist().podListRequests()).isGreaterThanOrEqualTo(2);
     assertThat(r.relist().peakRssBytes()).isPositive();
     // Heartbeats of all 100 nodes reach no reconcile; at steady state the operator only watches.
