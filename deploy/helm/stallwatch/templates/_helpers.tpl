@@ -59,6 +59,16 @@ app.kubernetes.io/part-of: stallwatch
 {{- default .Release.Namespace .Values.leaderElection.namespace }}
 {{- end }}
 
+{{/* The verbs on DaemonSets: (list autoRollback daemonSetConditions). */}}
+{{- define "stallwatch.daemonSetVerbs" -}}
+{{- $rollback := index . 0 }}
+{{- $conditions := index . 1 }}
+{{- if $rollback }}["list", "watch", "get", "patch"]
+{{- else if $conditions }}["list", "watch", "get"]
+{{- else }}["list", "watch"]
+{{- end }}
+{{- end }}
+
 {{/*
 Permissions on namespaced resources, granted cluster-wide (all namespaces) or per watched
 namespace: exactly the verbs the operator uses (its start-up check asks for the same list; a test
@@ -72,21 +82,30 @@ compares them). Nothing on secrets; writes on workloads only with auto-rollback.
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["list", "watch"]
-{{- if .Values.autoRollback.enabled }}
-# The auto-rollback reads the DaemonSet afresh and patches its template back.
+{{- $conditions := .Values.daemonSetConditions.enabled }}
+{{- $rollback := .Values.autoRollback.enabled }}
+# DaemonSets: read by the informers; "get" to read one afresh before the auto-rollback patches its
+# template back or before the Stalled condition is written.
 - apiGroups: ["apps"]
   resources: ["daemonsets"]
-  verbs: ["list", "watch", "get", "patch"]
-{{- else }}
+  verbs: {{ include "stallwatch.daemonSetVerbs" (list $rollback $conditions) }}
+{{- if $conditions }}
+# The Stalled condition: one JSON patch of its own entry in status.conditions.
 - apiGroups: ["apps"]
-  resources: ["daemonsets"]
-  verbs: ["list", "watch"]
+  resources: ["daemonsets/status"]
+  verbs: ["patch"]
 {{- end }}
 {{- if .Values.advancedDaemonSets.enabled }}
-# OpenKruise Advanced DaemonSets, judged as DaemonSets are (patched only by the auto-rollback).
+# OpenKruise Advanced DaemonSets, judged as DaemonSets are (written only by the auto-rollback and
+# the Stalled condition).
 - apiGroups: ["apps.kruise.io"]
   resources: ["daemonsets"]
-  verbs: {{ if .Values.autoRollback.enabled }}["list", "watch", "get", "patch"]{{ else }}["list", "watch"]{{ end }}
+  verbs: {{ include "stallwatch.daemonSetVerbs" (list $rollback $conditions) }}
+{{- if $conditions }}
+- apiGroups: ["apps.kruise.io"]
+  resources: ["daemonsets/status"]
+  verbs: ["patch"]
+{{- end }}
 {{- end }}
 # RolloutStalls are created and deleted whole; only their status is rewritten. "get": a create or
 # status write whose answer was lost (a GOAWAY; the client retried it into a 409) is read back.

@@ -135,6 +135,17 @@ public final class OperatorCommand implements Callable<Integer> {
               + " (STALLWATCH_ADVANCED_DAEMONSETS, false).")
   boolean advancedDaemonSets;
 
+  @Option(
+      names = "--daemonset-conditions",
+      arity = "0..1",
+      defaultValue = "${env:STALLWATCH_DAEMONSET_CONDITIONS:-false}",
+      description =
+          "While a rollout is stalled, set the DaemonSet's status condition Stalled=True (cause,"
+              + " node, suspect), False once resolved: what Helm --wait, Flux, Argo CD and kubectl"
+              + " wait read. Needs patch on daemonsets/status (STALLWATCH_DAEMONSET_CONDITIONS,"
+              + " false).")
+  boolean daemonSetConditions;
+
   /**
    * The cluster to work on; null: the kubeconfig or the in-cluster service account (tests set it).
    */
@@ -161,7 +172,8 @@ public final class OperatorCommand implements Callable<Integer> {
           autoRollback,
           autoRollbackAfter,
           new RoutingLabels(allowlist),
-          advancedDaemonSets);
+          advancedDaemonSets,
+          daemonSetConditions);
     } catch (IllegalArgumentException e) {
       throw new ExitCodes.UserException(e.getMessage(), e);
     }
@@ -222,9 +234,9 @@ public final class OperatorCommand implements Callable<Integer> {
           settings.allNamespaces() ? "all namespaces" : settings.namespaces());
       try {
         checkReachable(clusterConfig);
-        StartupCheck.run(client, settings);
+        OperatorSettings checked = StartupCheck.run(client, settings);
         operator[0] =
-            StallwatchOperator.start(client, settings, registry, StallwatchOperator.Timing.REAL);
+            StallwatchOperator.start(client, checked, registry, StallwatchOperator.Timing.REAL);
       } catch (RuntimeException e) {
         if (HeapGuard.causedByOutOfMemory(e)) {
           // An informer's list ran out of heap (a JVM without -XX:+ExitOnOutOfMemoryError).

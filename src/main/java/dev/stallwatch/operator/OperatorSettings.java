@@ -20,6 +20,8 @@ import java.util.regex.Pattern;
  * @param routingLabels the DaemonSet labels copied onto its RolloutStall and stall series
  * @param advancedDaemonSets whether OpenKruise Advanced DaemonSets are watched where the cluster
  *     serves them ({@link AdvancedDaemonSets})
+ * @param daemonSetConditions whether a stalled DaemonSet carries the {@code Stalled} condition
+ *     ({@link StalledCondition}; needs patch on daemonsets/status)
  */
 public record OperatorSettings(
     Set<String> namespaces,
@@ -31,7 +33,34 @@ public record OperatorSettings(
     boolean autoRollback,
     Duration autoRollbackAfter,
     RoutingLabels routingLabels,
-    boolean advancedDaemonSets) {
+    boolean advancedDaemonSets,
+    boolean daemonSetConditions) {
+
+  /** Settings that write no DaemonSet condition. */
+  public OperatorSettings(
+      Set<String> namespaces,
+      Duration stallAfter,
+      Duration resolvedTtl,
+      int metricsPort,
+      boolean leaderElection,
+      String leaderElectionNamespace,
+      boolean autoRollback,
+      Duration autoRollbackAfter,
+      RoutingLabels routingLabels,
+      boolean advancedDaemonSets) {
+    this(
+        namespaces,
+        stallAfter,
+        resolvedTtl,
+        metricsPort,
+        leaderElection,
+        leaderElectionNamespace,
+        autoRollback,
+        autoRollbackAfter,
+        routingLabels,
+        advancedDaemonSets,
+        false);
+  }
 
   /** Settings that leave Advanced DaemonSets alone. */
   public OperatorSettings(
@@ -69,7 +98,24 @@ public record OperatorSettings(
         autoRollback,
         autoRollbackAfter,
         routingLabels,
-        watch);
+        watch,
+        daemonSetConditions);
+  }
+
+  /** These settings, writing the DaemonSets' Stalled condition or not. */
+  public OperatorSettings withDaemonSetConditions(boolean write) {
+    return new OperatorSettings(
+        namespaces,
+        stallAfter,
+        resolvedTtl,
+        metricsPort,
+        leaderElection,
+        leaderElectionNamespace,
+        autoRollback,
+        autoRollbackAfter,
+        routingLabels,
+        advancedDaemonSets,
+        write);
   }
 
   public static final String LEASE_NAME = "stallwatch-leader";

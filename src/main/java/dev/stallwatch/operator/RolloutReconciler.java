@@ -53,6 +53,7 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
   private final StallMetrics metrics;
   private final AutoRollback autoRollback;
   private final FailedCreates failedCreates;
+  private final ConditionWrites conditions; // null unless --daemonset-conditions
   private final ApiReachability reachability;
   private final RolloutEventSources.Stores stores;
   private final Map<ResourceID, RolloutState> states = new ConcurrentHashMap<>();
@@ -91,6 +92,7 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
         new PlanWriter(
             new StallWrites(client, events, metrics, config.routingLabels()), events, metrics);
     this.failedCreates = new FailedCreates(client);
+    this.conditions = config.daemonSetConditions() ? new ConditionWrites(client, metrics) : null;
     this.autoRollback = new AutoRollback(policy, client);
   }
 
@@ -179,6 +181,17 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
       remember(id, after.state());
       writer.apply(ds, after.plan(), stallCache);
       next = RolloutDecider.earliest(next, after.plan().next());
+    }
+    if (conditions != null
+        && decision.verdict() != null
+        && decision.verdict().newRevision() != null
+        && conditions.sync(
+                ds,
+                watched.apiVersion(),
+                CacheReads.stalls(context, ns, name),
+                decision.verdict().newRevision().hash())
+            == ConditionWrites.Outcome.CONFLICT) {
+      next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
     }
     return reschedule(now, next);
   }

@@ -90,7 +90,11 @@ public enum Series {
       "stallwatch.cache.pods",
       Kind.GAUGE,
       "DaemonSet pods held in the operator's cache, by namespace",
-      "namespace");
+      "namespace"),
+  DAEMONSET_CONDITIONS_FOREIGN(
+      "stallwatch.daemonset.conditions.foreign",
+      Kind.GAUGE,
+      "DaemonSets whose Stalled condition another writer owns, left alone (--daemonset-conditions)");
 
   /** How a series is measured; decides the suffix Prometheus gives its name. */
   public enum Kind {

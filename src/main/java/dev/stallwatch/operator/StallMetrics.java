@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Feeds the operator's own Prometheus series ({@link Series} lists them), one set per DaemonSet.
@@ -186,6 +187,30 @@ public final class StallMetrics {
         .strongReference(true)
         .register(registry);
   }
+
+  /**
+   * {@code stallwatch_daemonset_conditions_foreign}: how many DaemonSets carry a {@code Stalled}
+   * condition another field manager owns, which the operator leaves alone ({@link
+   * ConditionWrites}).
+   */
+  public void foreignConditions(int count) {
+    foreign.set(count);
+    if (foreignGauge == null) {
+      synchronized (this) {
+        if (foreignGauge == null) {
+          foreignGauge =
+              Gauge.builder(
+                      Series.DAEMONSET_CONDITIONS_FOREIGN.meter(), foreign, AtomicInteger::get)
+                  .description(Series.DAEMONSET_CONDITIONS_FOREIGN.help())
+                  .strongReference(true)
+                  .register(registry);
+        }
+      }
+    }
+  }
+
+  private final AtomicInteger foreign = new AtomicInteger();
+  private volatile Gauge foreignGauge;
 
   /**
    * Counts a reconcile that failed on an expected API answer ({@code conflict}, {@code throttled},

@@ -76,6 +76,30 @@ public final class StartupCheck {
         needs.add(new Need("apps.kruise.io", "daemonsets", "patch", true, null));
       }
     }
+    for (Need need : conditionNeeds(settings)) {
+      if (!needs.contains(need)) { // auto-rollback's "get daemonsets" serves both
+        needs.add(need);
+      }
+    }
+    return needs;
+  }
+
+  /**
+   * The grants of the Stalled condition ({@code --daemonset-conditions}; {@link ConditionWrites}
+   * reads the DaemonSet afresh and patches its status). Without them the operator runs on without
+   * the condition, after one line naming what is missing.
+   */
+  static List<Need> conditionNeeds(OperatorSettings settings) {
+    if (!settings.daemonSetConditions()) {
+      return List.of();
+    }
+    List<Need> needs = new ArrayList<>();
+    needs.add(new Need("apps", "daemonsets", "get", true, null));
+    needs.add(new Need("apps", "daemonsets/status", "patch", true, null));
+    if (settings.advancedDaemonSets()) {
+      needs.add(new Need("apps.kruise.io", "daemonsets", "get", true, null));
+      needs.add(new Need("apps.kruise.io", "daemonsets/status", "patch", true, null));
+    }
     return needs;
   }
 
@@ -101,8 +125,14 @@ public final class StartupCheck {
     return all;
   }
 
-  /** Throws {@link ExitCodes.AccessException} with one line for the first thing missing. */
-  static void run(KubernetesClient client, OperatorSettings settings) {
+  /**
+   * Throws {@link ExitCodes.AccessException} with one line for the first thing missing; returns the
+   * settings to run with: without the Stalled condition when its grants are missing (one line).
+   */
+  static OperatorSettings run(KubernetesClient client, OperatorSettings settings) {
+    // what only the condition needs: without it the operator runs on
+    List<Need> required = needs(settings.withDaemonSetConditions(false));
+    Need missing = null;
     List<String> scopes =
         settings.allNamespaces()
             ? java.util.Collections.singletonList(null)
@@ -113,7 +143,18 @@ public final class StartupCheck {
       for (String namespace :
           need.namespaced() ? scopes : java.util.Collections.<String>singletonList(null)) {
         if (!allowed(client, need, namespace)) {
-          throw denied(need, namespace);
+          if (required.contains(need)) {
+            throw denied(need, namespace);
+          }
+          if (missing == null) {
+            missing = need;
+            log.warn(
+                "DaemonSet conditions off: the operator may not {}{} — grant it to write the Stalled"
+                    + " condition (chart: daemonSetConditions.enabled); RolloutStalls, Events and"
+                    + " metrics are written as always",
+                need.describe(),
+                namespace == null ? " in all namespaces" : " in namespace " + namespace);
+          }
         }
       }
     }
@@ -125,6 +166,7 @@ public final class StartupCheck {
         }
       }
     }
+    return missing == null ? settings : settings.withDaemonSetConditions(false);
   }
 
   private static ExitCodes.AccessException denied(Need need, String namespace) {

@@ -17,24 +17,28 @@ import java.util.function.Predicate;
  *
  * @param ownerApi whether an owner reference's apiVersion names this kind (with kind DaemonSet)
  * @param podSelector the label selector of the pod cache
+ * @param apiVersion the API version its objects are written at (the Stalled condition)
  */
 record Watched<P extends HasMetadata>(
     Class<P> type,
     Function<P, DaemonSet> asDaemonSet,
     Predicate<String> ownerApi,
-    String podSelector) {
+    String podSelector,
+    String apiVersion) {
 
   static final Watched<DaemonSet> DAEMON_SETS =
       new Watched<>(
           DaemonSet.class,
           Function.identity(),
           "apps/v1"::equals,
-          MetadataKeys.TEMPLATE_GENERATION_LABEL);
+          MetadataKeys.TEMPLATE_GENERATION_LABEL,
+          "apps/v1");
 
   static final Watched<AdvancedDaemonSet> ADVANCED_DAEMON_SETS =
       new Watched<>(
           AdvancedDaemonSet.class,
           AdvancedDaemonSet::toDaemonSet,
           AdvancedStrategy::isAdvanced,
-          MetadataKeys.REVISION_HASH_LABEL + ",!" + MetadataKeys.TEMPLATE_GENERATION_LABEL);
+          MetadataKeys.REVISION_HASH_LABEL + ",!" + MetadataKeys.TEMPLATE_GENERATION_LABEL,
+          AdvancedDaemonSet.API_VERSION);
 }

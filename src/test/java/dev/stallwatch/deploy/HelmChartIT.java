@@ -124,6 +124,7 @@ class HelmChartIT {
             "--auto-rollback",
             "--auto-rollback-after=20m",
             "--advanced-daemonsets",
+            "--daemonset-conditions",
             "--some-future-flag=1");
     assertThat(operator.getImage())
         .isEqualTo(
@@ -270,12 +271,15 @@ class HelmChartIT {
   void theOperatorsRolesGrantExactlyTheVerbsItsStartUpCheckAsksFor() {
     for (boolean autoRollback : new boolean[] {false, true}) {
       for (boolean namespaced : new boolean[] {false, true}) {
-        for (boolean advanced : new boolean[] {false, true}) {
+        for (int mask = 0; mask < 4; mask++) {
+          boolean advanced = (mask & 1) != 0;
+          boolean conditions = (mask & 2) != 0;
           RenderedChart chart =
               RenderedChart.render(
                   t -> {
                     t.set("autoRollback.enabled", autoRollback);
                     t.set("advancedDaemonSets.enabled", advanced);
+                    t.set("daemonSetConditions.enabled", conditions);
                     if (namespaced) {
                       t.set("operator.namespaces[0]", "gpu-operator");
                     }
@@ -291,7 +295,8 @@ class HelmChartIT {
                       null,
                       autoRollback,
                       OperatorSettings.DEFAULT_AUTO_ROLLBACK_AFTER)
-                  .withAdvancedDaemonSets(advanced);
+                  .withAdvancedDaemonSets(advanced)
+                  .withDaemonSetConditions(conditions);
           java.util.Set<String> asked = new java.util.TreeSet<>();
           for (StartupCheck.Need need : StartupCheck.needs(settings)) {
             asked.add(need.group() + "/" + need.resource() + " " + need.verb());
@@ -311,7 +316,9 @@ class HelmChartIT {
             }
           }
           assertThat(granted)
-              .as("autoRollback %s, namespaced %s, advanced %s", autoRollback, namespaced, advanced)
+              .as(
+                  "autoRollback %s, namespaced %s, advanced %s, conditions %s",
+                  autoRollback, namespaced, advanced, conditions)
               .isEqualTo(asked);
         }
       }

@@ -57,6 +57,7 @@ class MetricsContractTest {
     metrics.reconciled(2_000_000, 1_000_000);
     metrics.reconcileFailed("conflict");
     metrics.cachedPods("gpu", ns -> 3);
+    metrics.foreignConditions(1); // --daemonset-conditions
     StallwatchOperator.replicaGauges(registry, () -> true, () -> true);
     return registry.scrape();
   }

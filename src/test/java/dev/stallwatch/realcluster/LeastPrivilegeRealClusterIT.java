@@ -22,12 +22,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Least privilege, exactly: the verbs the operator's ServiceAccount is granted (the chart's
- * ClusterRole and Roles, auto-rollback and leader election on) are the verbs it uses, as the API
- * server's audit log records them — and the verbs {@link StartupCheck} asks for. The run walks
- * every path that makes a request of its own: a stall (create, status update, Event), the
- * auto-rollback (get and patch of the DaemonSet), the resolution and its deletion after the TTL, a
- * DaemonSet whose pod the controller cannot create (a ValidatingAdmissionPolicy refuses it; the
- * operator lists the controller's FailedCreate Events), and leader election (the Lease).
+ * ClusterRole and Roles, auto-rollback, leader election and DaemonSet conditions on) are the verbs
+ * it uses, as the API server's audit log records them — and the verbs {@link StartupCheck} asks
+ * for. The run walks every path that makes a request of its own: a stall (create, status update,
+ * Event), the auto-rollback (get and patch of the DaemonSet), the Stalled condition (get of the
+ * DaemonSet, patch of its status), the resolution and its deletion after the TTL, a DaemonSet whose
+ * pod the controller cannot create (a ValidatingAdmissionPolicy refuses it; the operator lists the
+ * controller's FailedCreate Events), and leader election (the Lease).
  */
 @NativeHelm
 class LeastPrivilegeRealClusterIT {
@@ -36,7 +37,13 @@ class LeastPrivilegeRealClusterIT {
       new ChartInstall(
           "stallwatch",
           "stallwatch-system",
-          Map.of("autoRollback.enabled", "true", "leaderElection.enabled", "true"));
+          Map.of(
+              "autoRollback.enabled",
+              "true",
+              "leaderElection.enabled",
+              "true",
+              "daemonSetConditions.enabled",
+              "true"));
   private static final String USER =
       "system:serviceaccount:" + RELEASE.namespace() + ":" + RELEASE.fullname();
 
@@ -89,6 +96,7 @@ class LeastPrivilegeRealClusterIT {
             "--resolved-ttl=5s",
             "--auto-rollback",
             "--auto-rollback-after=5s",
+            "--daemonset-conditions",
             "--leader-election",
             "--leader-election-namespace=" + RELEASE.namespace());
     await("operator ready")
@@ -138,7 +146,8 @@ class LeastPrivilegeRealClusterIT {
     assertThat(asked()).as("what StartupCheck asks for").isEqualTo(granted);
     ReliabilityReport.row(
         "least privilege: the ServiceAccount's requests in the API server's audit log",
-        "the verbs used are the verbs granted (auto-rollback and leader election on), save "
+        "the verbs used are the verbs granted (auto-rollback, leader election and DaemonSet"
+            + " conditions on), save "
             + String.join(", ", ON_FAULT)
             + " (after a lost answer only); StartupCheck asks for the same",
         used.size() + " verb/resource pairs used, " + granted.size() + " granted",
@@ -232,14 +241,15 @@ class LeastPrivilegeRealClusterIT {
   private static Set<String> asked() {
     OperatorSettings settings =
         new OperatorSettings(
-            Set.of(),
-            Duration.ofSeconds(10),
-            Duration.ofSeconds(5),
-            8080,
-            true,
-            RELEASE.namespace(),
-            true,
-            Duration.ofSeconds(5));
+                Set.of(),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(5),
+                8080,
+                true,
+                RELEASE.namespace(),
+                true,
+                Duration.ofSeconds(5))
+            .withDaemonSetConditions(true);
     Set<String> asked = new TreeSet<>();
     List<StartupCheck.Need> needs = StartupCheck.needsWithLease(settings);
     needs.forEach(n -> asked.add(n.verb() + " " + n.resource()));

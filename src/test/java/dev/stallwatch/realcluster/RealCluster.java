@@ -98,6 +98,22 @@ public final class RealCluster
   }
 
   /**
+   * Runs the build script {@code script} of {@link #SCRIPTS} (a tool built from Go modules, cached
+   * by version: a second run only checks it) and returns the path it prints on its last line.
+   */
+  static Path builtBy(String script, String... args) {
+    List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve(script).toString()));
+    command.addAll(List.of(args));
+    String output = Result.run(command, Map.of(), Duration.ofMinutes(20)).ok().output();
+    List<String> lines = output.strip().lines().toList();
+    Path last = Path.of(lines.get(lines.size() - 1));
+    if (!Files.exists(last)) {
+      throw new IllegalStateException(script + " printed no path it built:\n" + output);
+    }
+    return last;
+  }
+
+  /**
    * How long cluster.sh may take to have every node Ready: its 300 s default up to 1,000 nodes,
    * then 0.2 s more per node (1,100 s at 5,000 nodes).
    */

@@ -78,8 +78,8 @@ class UpgradeRealClusterIT {
                 .code()
             == 0,
         "commit " + PREVIOUS + " is not in this clone's history: git fetch --unshallow");
-    Path previous = Path.of(lastLine(build("previous-build.sh", PREVIOUS)));
-    helm = Path.of(lastLine(build("helm-build.sh")));
+    Path previous = RealCluster.builtBy("previous-build.sh", PREVIOUS);
+    helm = RealCluster.builtBy("helm-build.sh");
     cluster = RealClusterExtension.separate("upgrade");
     Scenario a = FaultBed.rolledOut(cluster, "up-a");
     Scenario b = FaultBed.rolledOut(cluster, "up-b");
@@ -327,21 +327,5 @@ class UpgradeRealClusterIT {
     command.addAll(
         List.of("--namespace", NAMESPACE, "--kubeconfig", cluster.kubeconfig().toString()));
     RealCluster.Result.run(command, Map.of(), Duration.ofMinutes(3)).ok();
-  }
-
-  private static String build(String script, String... args) {
-    List<String> command =
-        new ArrayList<>(List.of("bash", RealCluster.SCRIPTS.resolve(script).toString()));
-    command.addAll(List.of(args));
-    return RealCluster.Result.run(command, Map.of(), Duration.ofMinutes(20)).ok().output();
-  }
-
-  private static String lastLine(String output) {
-    List<String> lines = output.strip().lines().toList();
-    String last = lines.get(lines.size() - 1);
-    if (!Files.exists(Path.of(last))) {
-      throw new IllegalStateException("no build output: " + output);
-    }
-    return last;
   }
 }

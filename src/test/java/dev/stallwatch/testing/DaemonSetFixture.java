@@ -233,11 +233,13 @@ public final class DaemonSetFixture {
   /**
    * The controller's status, having observed the DaemonSet's current spec: {@code
    * observedGeneration} is the generation the server gave it (an API server starts at 1 on create
-   * and raises it on every spec change, whatever the fixture wrote); ready = available.
+   * and raises it on every spec change, whatever the fixture wrote); ready = available. Its
+   * conditions are kept, as the controller keeps them (it writes a copy of the object it read).
    */
   public DaemonSet status(int desired, int updated, int available) {
     DaemonSet ds = read();
     long observed = ds.getMetadata().getGeneration() == null ? 1 : ds.getMetadata().getGeneration();
+    var conditions = ds.getStatus() == null ? null : ds.getStatus().getConditions();
     ds.setStatus(
         new DaemonSetStatusBuilder()
             .withObservedGeneration(observed)
@@ -248,6 +250,7 @@ public final class DaemonSetFixture {
             .withNumberAvailable(available)
             .withNumberUnavailable(desired - available)
             .withNumberMisscheduled(0)
+            .withConditions(conditions)
             .build());
     return client.resource(ds).updateStatus();
   }
