@@ -240,6 +240,37 @@ class DaemonSetConditionIT {
   }
 
   @Test
+  void aDaemonSetGoneMidWriteIsNoErrorAndTheNextLookWritesIt() throws Exception {
+    cluster
+        .server
+        .mockServer()
+        .expect()
+        .patch()
+        .withPath(STATUS)
+        .andReturn(
+            404,
+            new StatusBuilder()
+                .withStatus("Failure")
+                .withReason("NotFound")
+                .withCode(404)
+                .withMessage("daemonsets.apps \"" + NAME + "\" not found")
+                .build())
+        .once();
+    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+        .stalledOnFirstNode();
+    startOperator(true);
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> cluster.active(NS), s -> s != null);
+    assertThat(registry.scrape()).doesNotContain("stallwatch_reconcile_errors_total{");
+    podChangedAndReconciled(); // the DaemonSet is there after all: the next look writes it
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> stalled().map(c -> "True".equals(c.getStatus())).orElse(false));
+    assertThat(statusPatches()).as("the one answered 404, then the one that landed").hasSize(2);
+    assertThat(operator.ready()).isTrue();
+  }
+
+  @Test
   void aWriteThatRacesAChangeIsTriedAgainAndLands() {
     cluster
         .server
