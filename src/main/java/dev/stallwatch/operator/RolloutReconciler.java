@@ -182,16 +182,22 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
       writer.apply(ds, after.plan(), stallCache);
       next = RolloutDecider.earliest(next, after.plan().next());
     }
-    if (conditions != null
-        && decision.verdict() != null
-        && decision.verdict().newRevision() != null
-        && conditions.sync(
-                ds,
-                watched.apiVersion(),
-                CacheReads.stalls(context, ns, name),
-                decision.verdict().newRevision().hash())
-            == ConditionWrites.Outcome.CONFLICT) {
-      next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
+    if (conditions != null && decision.verdict() != null) {
+      if (decision.verdict().newRevision() != null
+          && conditions.sync(
+                  ds,
+                  watched.apiVersion(),
+                  CacheReads.stalls(context, ns, name),
+                  decision.verdict().newRevision().hash())
+              == ConditionWrites.Outcome.CONFLICT) {
+        next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
+      }
+      if (!decision.plan().stalls().changes().isEmpty()) {
+        // The cache lists the RolloutStalls written just now only once their watch events
+        // arrive, and JOSDK sends no event for the reconciler's own writes: look again, so the
+        // condition follows the record without waiting for the next change of the DaemonSet.
+        next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
+      }
     }
     return reschedule(now, next);
   }
