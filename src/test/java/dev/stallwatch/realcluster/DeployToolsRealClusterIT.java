@@ -325,7 +325,8 @@ class DeployToolsRealClusterIT {
         .atMost(Scenario.WAIT)
         .until(() -> kstatus(s).status().equals("Current"));
     assertThat(argo(s).status()).isEqualTo("Healthy");
-    assertThat(conditionWrites(op, s) - writesBefore).isEqualTo(2);
+    // False once (one more if the resolution's own line changed in between)
+    assertThat(conditionWrites(op, s) - writesBefore).isBetween(2L, 3L);
 
     // Turned off: the documented command removes the conditions, and nothing else.
     op.close();
