@@ -298,8 +298,23 @@ class DeployToolsRealClusterIT {
         .isAfterOrEqualTo(ours);
     assertThat(stalled(s).orElseThrow().getStatus()).isEqualTo("True");
 
-    // Steady: the operator writes nothing more.
-    Thread.sleep(20_000); // a window in which the operator must not write: no event to await
+    // Steady: more reconciles (each pod's label changed, each change a reconcile) write nothing.
+    double reconciles = reconciles(op);
+    for (var pod : s.pods(DS)) {
+      cluster
+          .admin()
+          .pods()
+          .inNamespace(s.namespace())
+          .withName(pod.getMetadata().getName())
+          .edit(
+              p -> {
+                p.getMetadata().getLabels().put("touched", "yes");
+                return p;
+              });
+    }
+    await("the operator looks at the DaemonSet again")
+        .atMost(Scenario.WAIT)
+        .until(() -> reconciles(op) >= reconciles + 2);
     assertThat(conditionWrittenAt(s)).isEqualTo(ours);
     assertThat(conditionWrites(op, s) - writesBefore).isEqualTo(1);
     assertThat(stalled(s).orElseThrow().getStatus()).isEqualTo("True");
@@ -420,6 +435,11 @@ class DeployToolsRealClusterIT {
         .map(Instant::parse)
         .findFirst()
         .orElseThrow();
+  }
+
+  /** How many reconciles the operator has finished (its own histogram's count). */
+  private static double reconciles(OperatorProcess op) {
+    return PromText.value(op.metrics(), "stallwatch_reconcile_seconds_count");
   }
 
   /** The condition writes the operator logged for the scenario's DaemonSet. */
