@@ -86,6 +86,30 @@ class DaemonSetConditionIT {
         .until(() -> counter.reconciles(ID) > before);
   }
 
+  /** The embedded server answers the operator's status patches {@code code} (all, or once). */
+  private void refuseStatusPatches(int code, String reason, String message, boolean always) {
+    var answer =
+        cluster
+            .server
+            .mockServer()
+            .expect()
+            .patch()
+            .withPath(STATUS)
+            .andReturn(
+                code,
+                new StatusBuilder()
+                    .withStatus("Failure")
+                    .withReason(reason)
+                    .withCode(code)
+                    .withMessage(message)
+                    .build());
+    if (always) {
+      answer.always();
+    } else {
+      answer.once();
+    }
+  }
+
   private DaemonSet ds() {
     return cluster.client.apps().daemonSets().inNamespace(NS).withName(NAME).get();
   }
@@ -209,24 +233,13 @@ class DaemonSetConditionIT {
 
   @Test
   void aRefusedConditionWriteIsTriedOnceAndTheStallIsRecordedAsAlways() throws Exception {
-    cluster
-        .server
-        .mockServer()
-        .expect()
-        .patch()
-        .withPath(STATUS)
-        .andReturn(
-            403,
-            new StatusBuilder()
-                .withStatus("Failure")
-                .withReason("Forbidden")
-                .withCode(403)
-                .withMessage(
-                    "daemonsets.apps \""
-                        + NAME
-                        + "\" is forbidden: cannot patch resource \"daemonsets/status\"")
-                .build())
-        .always();
+    refuseStatusPatches(
+        403,
+        "Forbidden",
+        "daemonsets.apps \""
+            + NAME
+            + "\" is forbidden: cannot patch resource \"daemonsets/status\"",
+        true);
     DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator(true);
@@ -244,21 +257,7 @@ class DaemonSetConditionIT {
 
   @Test
   void aDaemonSetGoneMidWriteIsNoErrorAndTheNextLookWritesIt() throws Exception {
-    cluster
-        .server
-        .mockServer()
-        .expect()
-        .patch()
-        .withPath(STATUS)
-        .andReturn(
-            404,
-            new StatusBuilder()
-                .withStatus("Failure")
-                .withReason("NotFound")
-                .withCode(404)
-                .withMessage("daemonsets.apps \"" + NAME + "\" not found")
-                .build())
-        .once();
+    refuseStatusPatches(404, "NotFound", "daemonsets.apps \"" + NAME + "\" not found", false);
     DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator(true);
@@ -277,21 +276,7 @@ class DaemonSetConditionIT {
 
   @Test
   void aWriteThatRacesAChangeIsTriedAgainAndLands() {
-    cluster
-        .server
-        .mockServer()
-        .expect()
-        .patch()
-        .withPath(STATUS)
-        .andReturn(
-            422,
-            new StatusBuilder()
-                .withStatus("Failure")
-                .withReason("Invalid")
-                .withCode(422)
-                .withMessage("the test operation failed: resourceVersion")
-                .build())
-        .once();
+    refuseStatusPatches(422, "Invalid", "the test operation failed: resourceVersion", false);
     DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator(true);
