@@ -33,6 +33,8 @@ final class ApiReachability {
   private Instant downSince; // guarded by this: the first look of a run that found watches down
   private int downLooks; // guarded by this
   private final AtomicInteger failedMeanwhile = new AtomicInteger();
+  private Instant refusedSince; // guarded by this: the first 403 of a run of refused reconciles
+  private int refusedMeanwhile; // guarded by this
 
   ApiReachability(Clock clock) {
     this.clock = clock;
@@ -46,6 +48,44 @@ final class ApiReachability {
       since = downSince == null ? clock.instant() : downSince;
     }
     lost(since, trouble.reason() + ": " + trouble.message());
+  }
+
+  /**
+   * A reconcile was refused (403, {@link ApiTrouble.Reason#forbidden}): one WARN for a run of them,
+   * however many DaemonSets and tries it spans, until a reconcile succeeds ({@link #authorized}).
+   */
+  void reconcileRefused(ApiTrouble trouble) {
+    synchronized (this) {
+      refusedMeanwhile++;
+      if (refusedSince != null) {
+        return;
+      }
+      refusedSince = clock.instant();
+    }
+    log.warn(
+        "the API server refuses a request ({}); retrying. Just after an API server restart this"
+            + " is its authorizer catching up; if it lasts, the operator lacks a grant",
+        trouble.message());
+  }
+
+  /** A reconcile succeeded: ends a run of refused ones with one INFO line. */
+  void authorized() {
+    Instant since;
+    int refused;
+    synchronized (this) {
+      if (refusedSince == null) {
+        return;
+      }
+      since = refusedSince;
+      refused = refusedMeanwhile;
+      refusedSince = null;
+      refusedMeanwhile = 0;
+    }
+    log.info(
+        "the API server authorizes the operator's requests again after {} s; {} reconcile(s)"
+            + " refused meanwhile",
+        Duration.between(since, clock.instant()).toSeconds(),
+        refused);
   }
 
   /** What the informers say, polled: healthy once every watch is established again. */

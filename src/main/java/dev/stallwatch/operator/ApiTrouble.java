@@ -6,9 +6,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A failed request that a running operator should expect — the API server restarting, throttling or
- * answering a conflict — as opposed to a bug: the reconcile that met it is retried shortly and
- * logged in one line (no stack trace), while anything else keeps its stack trace.
+ * A failed request that a running operator should expect — the API server restarting, throttling,
+ * answering a conflict or, just after a restart, refusing what its authorizer has not caught up
+ * with — as opposed to a bug: the reconcile that met it is retried shortly and logged in one line
+ * (no stack trace), while anything else keeps its stack trace.
  *
  * @param reason the label of {@code stallwatch_reconcile_errors_total}
  */
@@ -22,6 +23,13 @@ record ApiTrouble(Reason reason, String message) {
     throttled,
     /** 410: the resourceVersion asked for is compacted away. */
     gone,
+    /**
+     * 403: the authorizer refused the request. A kube-apiserver that has just restarted answers so
+     * until its RBAC caches are synced (seconds); one that keeps answering so lacks a grant the
+     * startup check asked for, taken away since. Either way the reconcile is retried, and the
+     * refusal is said in one WARN line, not a stack trace per try ({@link ApiReachability}).
+     */
+    forbidden,
     /** 5xx: the API server (or etcd behind it) failed or is shutting down. */
     server,
     /** No answer at all: connection refused or reset, a timeout. */
@@ -52,6 +60,7 @@ record ApiTrouble(Reason reason, String message) {
 
   private static Reason byCode(int code) {
     return switch (code) {
+      case 403 -> Reason.forbidden;
       case 409 -> Reason.conflict;
       case 429 -> Reason.throttled;
       case 410 -> Reason.gone;

@@ -13,11 +13,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,15 @@ final class ConditionWrites {
   private final KubernetesClient client;
   private final StallMetrics metrics;
   private final Set<String> foreign = ConcurrentHashMap.newKeySet();
-  private final AtomicBoolean forbidden = new AtomicBoolean();
+
+  /**
+   * How long a refused write (403) holds the condition's writes off: an API server that has just
+   * restarted refuses for seconds, until its authorizer has caught up; a grant taken away refuses
+   * for good, and then one try per this period is all it costs.
+   */
+  static final Duration REFUSED_HOLD_OFF = Duration.ofMinutes(5);
+
+  private volatile Instant refusedUntil; // null while writes are allowed
 
   ConditionWrites(KubernetesClient client, StallMetrics metrics) {
     this.client = client;
@@ -56,12 +65,18 @@ final class ConditionWrites {
 
   /**
    * Makes the DaemonSet {@code ds} (as cached; written at {@code apiVersion}) carry the condition
-   * its RolloutStalls {@code stalls} call for, its current revision being {@code newRevision}.
+   * its RolloutStalls {@code stalls} call for, its current revision being {@code newRevision}; at
+   * {@code now}, which tells whether a refused write still holds them off.
    */
   Outcome sync(
-      DaemonSet ds, String apiVersion, Collection<RolloutStall> stalls, String newRevision) {
+      DaemonSet ds,
+      String apiVersion,
+      Collection<RolloutStall> stalls,
+      String newRevision,
+      Instant now) {
     var wanted = StalledCondition.of(stalls, newRevision);
-    if (wanted.isEmpty() || forbidden.get()) {
+    Instant heldOff = refusedUntil;
+    if (wanted.isEmpty() || (heldOff != null && now.isBefore(heldOff))) {
       return Outcome.DONE;
     }
     StalledCondition condition = wanted.get();
@@ -107,6 +122,10 @@ final class ConditionWrites {
                   .withFieldManager(StalledCondition.FIELD_MANAGER)
                   .build(),
               patch(condition, current, fresh.getMetadata().getResourceVersion()));
+      if (refusedUntil != null) {
+        refusedUntil = null;
+        log.info("DaemonSet conditions: written again after a refusal");
+      }
       log.info(
           "DaemonSet {}/{}: condition {}={} ({}): {}",
           ns,
@@ -117,11 +136,11 @@ final class ConditionWrites {
           condition.message());
       return Outcome.DONE;
     } catch (KubernetesClientException e) {
-      return failed(ns, name, e);
+      return failed(ns, name, e, now);
     }
   }
 
-  private Outcome failed(String ns, String name, KubernetesClientException e) {
+  private Outcome failed(String ns, String name, KubernetesClientException e, Instant now) {
     switch (e.getCode()) {
       case 404:
         return Outcome.DONE; // deleted meanwhile: nothing to mark
@@ -130,23 +149,21 @@ final class ConditionWrites {
         log.debug("DaemonSet {}/{}: condition write raced a change: {}", ns, name, e.getMessage());
         return Outcome.CONFLICT;
       case 403:
-        if (forbidden.compareAndSet(false, true)) {
+        if (refusedUntil == null) {
           log.warn(
-              "DaemonSet conditions: forbidden to patch daemonsets/status ({}); the {} condition is"
-                  + " not written from now on (RolloutStalls are); grant patch on daemonsets/status"
+              "DaemonSet conditions: forbidden to read a DaemonSet or patch its status ({}); the {}"
+                  + " condition is not written for {} min, then tried again (RolloutStalls are"
+                  + " written as always); grant get on daemonsets and patch on daemonsets/status"
                   + " (chart: daemonSetConditions.enabled)",
               e.getMessage(),
-              StalledCondition.TYPE);
+              StalledCondition.TYPE,
+              REFUSED_HOLD_OFF.toMinutes());
         }
+        refusedUntil = now.plus(REFUSED_HOLD_OFF);
         return Outcome.DONE;
       default:
         throw e; // an outage or throttling: the reconcile's own handling retries it
     }
-  }
-
-  /** Whether a write was refused for lack of a grant (the feature is then off). */
-  boolean forbidden() {
-    return forbidden.get();
   }
 
   /**

@@ -116,7 +116,9 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
     long started = System.nanoTime();
     long cpuStarted = StallMetrics.threadCpuNanos();
     try {
-      return observe(ds, context);
+      UpdateControl<P> done = observe(ds, context);
+      reachability.authorized();
+      return done;
     } catch (RuntimeException e) {
       // An API server restarting, throttling or answering a conflict: retried shortly, counted,
       // one line at most per outage. Anything else keeps its stack trace (JOSDK logs it).
@@ -124,6 +126,8 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
       metrics.reconcileFailed(trouble.reason().name());
       if (trouble.outage()) {
         reachability.reconcileFailed(trouble);
+      } else if (trouble.reason() == ApiTrouble.Reason.forbidden) {
+        reachability.reconcileRefused(trouble);
       }
       log.debug(
           "{}/{}: reconcile failed ({}), retried: {}",
@@ -132,7 +136,10 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
           trouble.reason(),
           trouble.message());
       return UpdateControl.<P>noUpdate()
-          .rescheduleAfter(trouble.outage() ? OUTAGE_RETRY : CONFLICT_RETRY);
+          .rescheduleAfter(
+              trouble.outage() || trouble.reason() == ApiTrouble.Reason.forbidden
+                  ? OUTAGE_RETRY
+                  : CONFLICT_RETRY);
     } finally {
       long cpu = StallMetrics.threadCpuNanos();
       metrics.reconciled(
@@ -188,7 +195,8 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
                   ds,
                   watched.apiVersion(),
                   CacheReads.stalls(context, ns, name),
-                  decision.verdict().newRevision().hash())
+                  decision.verdict().newRevision().hash(),
+                  now)
               == ConditionWrites.Outcome.CONFLICT) {
         next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
       }

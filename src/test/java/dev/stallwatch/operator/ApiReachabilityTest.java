@@ -40,6 +40,40 @@ class ApiReachabilityTest {
   }
 
   @Test
+  void aRunOfRefusalsIsOneWarningAndOneLineWhenAReconcileSucceeds() {
+    var forbidden =
+        new ApiTrouble(
+            ApiTrouble.Reason.forbidden,
+            "Failure executing: PUT at: https://10.0.0.1/apis/stallwatch.dev/v1alpha1/namespaces/a/"
+                + "rolloutstalls/x/status. Message: Forbidden");
+    reachability.authorized(); // nothing refused yet: nothing to say
+    for (int i = 0; i < 7; i++) {
+      reachability.reconcileRefused(forbidden);
+      time.advance(Duration.ofSeconds(1));
+    }
+    reachability.authorized();
+    reachability.authorized();
+    reachability.reconcileRefused(forbidden); // a new run: said again
+
+    assertThat(said())
+        .containsExactly(
+            "WARN the API server refuses a request ("
+                + forbidden.message()
+                + "); retrying. Just"
+                + " after an API server restart this is its authorizer catching up; if it lasts,"
+                + " the operator lacks a grant",
+            "INFO the API server authorizes the operator's requests again after 7 s; 7"
+                + " reconcile(s) refused meanwhile",
+            "WARN the API server refuses a request ("
+                + forbidden.message()
+                + "); retrying. Just"
+                + " after an API server restart this is its authorizer catching up; if it lasts,"
+                + " the operator lacks a grant");
+    // A refusal is no outage: the API server answers.
+    assertThat(reachability.lost()).isFalse();
+  }
+
+  @Test
   void anOutageIsOneWarningAndOneLineWhenEveryWatchIsBack() {
     reachability.watching(true);
     reachability.reconcileFailed(refused());

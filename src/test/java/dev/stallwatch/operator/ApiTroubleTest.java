@@ -61,8 +61,18 @@ class ApiTroubleTest {
   }
 
   @Test
-  void refusalsAndBugsKeepTheirStackTrace() {
-    assertThat(ApiTrouble.of(answered(403))).isEmpty();
+  void aRefusalIsRetriedNotAnOutage() {
+    // A kube-apiserver just restarted refuses until its authorizer's caches are synced.
+    assertThat(ApiTrouble.of(answered(403)))
+        .hasValueSatisfying(
+            t -> {
+              assertThat(t.reason()).isEqualTo(ApiTrouble.Reason.forbidden);
+              assertThat(t.outage()).isFalse();
+            });
+  }
+
+  @Test
+  void bugsKeepTheirStackTrace() {
     assertThat(ApiTrouble.of(answered(404))).isEmpty();
     assertThat(ApiTrouble.of(answered(422))).isEmpty();
     assertThat(ApiTrouble.of(new NullPointerException())).isEmpty();

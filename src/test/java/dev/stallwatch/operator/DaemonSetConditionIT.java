@@ -45,8 +45,17 @@ class DaemonSetConditionIT {
   private static final ResourceID ID = new ResourceID(NAME, NS);
   private static final Duration WAIT = Duration.ofSeconds(10);
 
+  /** The operator's log lines, for a failure to say what the operator did and saw. */
+  private final ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>
+      said = new ch.qos.logback.core.read.ListAppender<>();
+
+  private final ch.qos.logback.classic.Logger operatorLog =
+      (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.stallwatch");
+
   @BeforeEach
   void start() {
+    said.start();
+    operatorLog.addAppender(said);
     cluster = new TestingCluster();
     DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now()).nodes(Seed.NODES);
   }
@@ -57,6 +66,16 @@ class DaemonSetConditionIT {
       operator.close();
     }
     cluster.close();
+    operatorLog.detachAppender(said);
+  }
+
+  /** The operator's log so far, one line per event. */
+  private String operatorSaid() {
+    return String.join(
+        "\n",
+        said.list.stream()
+            .map(e -> e.getLevel() + " " + e.getLoggerName() + " " + e.getFormattedMessage())
+            .toList());
   }
 
   private void startOperator(boolean conditions) {
@@ -170,7 +189,14 @@ class DaemonSetConditionIT {
         .untilAsserted(
             () -> {
               DaemonSetCondition after = stalled().orElseThrow();
-              assertThat(after.getStatus()).isEqualTo("False");
+              assertThat(after.getStatus())
+                  .as(
+                      () ->
+                          "the condition after the rollback; the stalls: "
+                              + cluster.stalls(NS).stream().map(x -> x.getStatus()).toList()
+                              + "\nthe operator's log:\n"
+                              + operatorSaid())
+                  .isEqualTo("False");
               assertThat(after.getReason()).isEqualTo("RolledBack");
               assertThat(after.getLastTransitionTime())
                   .isEqualTo(
@@ -253,6 +279,33 @@ class DaemonSetConditionIT {
     assertThat(statusPatches()).hasSize(1);
     assertThat(stalled()).isEmpty();
     assertThat(operator.ready()).isTrue();
+  }
+
+  @Test
+  void aRefusalHoldsTheWritesOffForFiveMinutesThenTheyAreTriedAgain() throws Exception {
+    // An API server that has just restarted refuses (403) until its authorizer has caught up: a
+    // refusal must not turn the condition off for good.
+    refuseStatusPatches(403, "Forbidden", "cannot patch resource \"daemonsets/status\"", false);
+    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+        .stalledOnFirstNode();
+    var writes = new ConditionWrites(cluster.client, new StallMetrics(registry));
+    var stalls = List.of(StalledConditionTest.stall(Seed.NEW_HASH, StalledConditionTest.ACTIVE));
+    Instant refused = Instant.parse("2026-12-06T06:00:00Z");
+
+    writes.sync(ds(), "apps/v1", stalls, Seed.NEW_HASH, refused);
+    assertThat(statusPatches()).as("the refused write").hasSize(1);
+    writes.sync(ds(), "apps/v1", stalls, Seed.NEW_HASH, refused.plus(Duration.ofMinutes(4)));
+    assertThat(statusPatches()).as("within the hold-off: none").isEmpty();
+    assertThat(stalled()).isEmpty();
+
+    writes.sync(
+        ds(),
+        "apps/v1",
+        stalls,
+        Seed.NEW_HASH,
+        refused.plus(ConditionWrites.REFUSED_HOLD_OFF).plusSeconds(1));
+    assertThat(statusPatches()).as("after it: tried again, and it lands").hasSize(1);
+    assertThat(stalled().orElseThrow().getStatus()).isEqualTo("True");
   }
 
   @Test
