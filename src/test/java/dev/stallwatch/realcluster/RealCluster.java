@@ -340,6 +340,42 @@ public final class RealCluster
     }
   }
 
+  /**
+   * Why this cluster cannot serve the next test, or null when it can: its supervisor reported a
+   * component dead, or the API server does not answer {@code /readyz} (a restart a test started has
+   * 30 s to finish).
+   */
+  String brokenBecause() {
+    Path failed = dir.resolve("failed");
+    if (Files.exists(failed)) {
+      return read(failed).strip();
+    }
+    Result ready = null;
+    for (int i = 0; i < 30; i++) {
+      ready =
+          Result.run(
+              List.of(
+                  kubectlBinary().toString(),
+                  "--kubeconfig=" + kubeconfig(),
+                  "--request-timeout=5s",
+                  "get",
+                  "--raw",
+                  "/readyz"),
+              Map.of(),
+              Duration.ofSeconds(10));
+      if (ready.code() == 0) {
+        return null;
+      }
+      try {
+        Thread.sleep(1000); // a wait on the API server itself: no condition to poll but this
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return "kube-apiserver /readyz: " + ready.output().strip();
+  }
+
   private boolean closed;
 
   @Override

@@ -11,8 +11,11 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Gives a test class the one {@link RealCluster} of this test run, started on first use and stopped
- * when the run ends. Without built binaries the class is skipped — or fails, when {@code
+ * Gives a test class the one shared {@link RealCluster} of its JVM (the IT tier runs in two forks:
+ * one shared cluster each, in {@code target/realcluster} and {@code target/realcluster-fork2}),
+ * started on first use and stopped when the run ends. A class that finds it broken — the API server
+ * not answering, a node not Ready — gets a new one, and one line says which class used it last.
+ * Without built binaries the class is skipped — or fails, when {@code
  * STALLWATCH_REQUIRE_REAL_CLUSTER=true} (CI), so a missing control plane cannot pass silently.
  */
 public final class RealClusterExtension implements BeforeAllCallback, ParameterResolver {
@@ -22,9 +25,25 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
   private static final ExtensionContext.Namespace NS =
       ExtensionContext.Namespace.create(RealClusterExtension.class);
 
+  /** The test class that used the shared cluster last: named when it leaves the cluster broken. */
+  private static String lastUser = "none";
+
   @Override
   public void beforeAll(ExtensionContext context) {
-    cluster(context);
+    RealCluster shared = cluster(context);
+    String why = shared.brokenBecause();
+    if (why != null) {
+      System.err.println(
+          "realcluster: the shared cluster is broken ("
+              + why
+              + ") after "
+              + lastUser
+              + "; starting a new one for "
+              + context.getDisplayName());
+      context.getRoot().getStore(NS).remove(RealCluster.class, RealCluster.class).close();
+      cluster(context);
+    }
+    lastUser = context.getRequiredTestClass().getSimpleName();
   }
 
   static RealCluster cluster(ExtensionContext context) {
@@ -33,6 +52,15 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
         .getRoot()
         .getStore(NS)
         .getOrComputeIfAbsent(RealCluster.class, k -> start(bin), RealCluster.class);
+  }
+
+  /**
+   * The shared cluster's folder: {@code target/realcluster} in the first IT fork, {@code
+   * target/realcluster-forkN} in the others (failsafe's {@code stallwatch.fork}).
+   */
+  static String sharedFolder() {
+    String fork = System.getProperty("stallwatch.fork", "1");
+    return "1".equals(fork) ? "target/realcluster" : "target/realcluster-fork" + fork;
   }
 
   /**
@@ -73,7 +101,7 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
 
   private static RealCluster start(Path bin) {
     try {
-      Path dir = Files.createDirectories(Path.of("target/realcluster")).toAbsolutePath();
+      Path dir = Files.createDirectories(Path.of(sharedFolder())).toAbsolutePath();
       return RealCluster.start(dir, bin, BASE_NODES, 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

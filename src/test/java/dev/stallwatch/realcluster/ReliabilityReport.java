@@ -33,59 +33,72 @@ final class ReliabilityReport {
   static final String HOSTILE_END = "<!-- hostile-table:end -->";
 
   /** Rewrites the hostile-object table whole: object → what the API server and operator did. */
-  static synchronized void hostile(java.util.Map<String, String> outcome) {
+  static void hostile(java.util.Map<String, String> outcome) {
     StringBuilder table = new StringBuilder("| object | what happened |\n|---|---|");
     outcome.forEach((k, v) -> table.append("\n| ").append(k).append(" | ").append(v).append(" |"));
-    try {
-      String doc = Files.readString(DOC, StandardCharsets.UTF_8);
-      int b = doc.indexOf(HOSTILE_BEGIN);
-      int e = doc.indexOf(HOSTILE_END);
-      if (b < 0 || e < b) {
-        throw new IllegalStateException(DOC + " lacks the markers " + HOSTILE_BEGIN);
-      }
+    rewrite(
+        doc -> {
+          int b = doc.indexOf(HOSTILE_BEGIN);
+          int e = doc.indexOf(HOSTILE_END);
+          if (b < 0 || e < b) {
+            throw new IllegalStateException(DOC + " lacks the markers " + HOSTILE_BEGIN);
+          }
+          return doc.substring(0, b + HOSTILE_BEGIN.length())
+              + "\n"
+              + table
+              + "\n"
+              + doc.substring(e);
+        });
+  }
+
+  /**
+   * Rewrites {@link #DOC} by {@code change}, holding a file lock: the IT forks run fault classes at
+   * the same time, and a row one of them writes must not be lost to the other's rewrite.
+   */
+  private static synchronized void rewrite(java.util.function.UnaryOperator<String> change) {
+    Path lock = RealCluster.PROJECT.resolve("target/reliability-report.lock");
+    try (var channel =
+            java.nio.channels.FileChannel.open(
+                lock,
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE);
+        var held = channel.lock()) {
       Files.writeString(
-          DOC,
-          doc.substring(0, b + HOSTILE_BEGIN.length()) + "\n" + table + "\n" + doc.substring(e),
-          StandardCharsets.UTF_8);
+          DOC, change.apply(Files.readString(DOC, StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
     } catch (IOException ex) {
       throw new UncheckedIOException(ex);
     }
   }
 
-  static synchronized void row(String fault, String happened, String recovery, String lostDup) {
+  static void row(String fault, String happened, String recovery, String lostDup) {
     String line = "| " + fault + " | " + happened + " | " + recovery + " | " + lostDup + " |";
-    try {
-      String doc = Files.readString(DOC, StandardCharsets.UTF_8);
-      int b = doc.indexOf(BEGIN);
-      int e = doc.indexOf(END);
-      if (b < 0 || e < b) {
-        throw new IllegalStateException(DOC + " lacks the markers " + BEGIN + " … " + END);
-      }
-      List<String> rows = new ArrayList<>();
-      for (String l : doc.substring(b + BEGIN.length(), e).strip().split("\n")) {
-        if (l.startsWith("| ") && !l.startsWith("| fault |")) {
-          rows.add(l);
-        }
-      }
-      String key = "| " + fault + " |";
-      int at = -1;
-      for (int i = 0; i < rows.size(); i++) {
-        if (rows.get(i).startsWith(key)) {
-          at = i;
-        }
-      }
-      if (at >= 0) {
-        rows.set(at, line);
-      } else {
-        rows.add(line);
-      }
-      String table = HEADER + "\n" + String.join("\n", rows);
-      Files.writeString(
-          DOC,
-          doc.substring(0, b + BEGIN.length()) + "\n" + table + "\n" + doc.substring(e),
-          StandardCharsets.UTF_8);
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
-    }
+    rewrite(
+        doc -> {
+          int b = doc.indexOf(BEGIN);
+          int e = doc.indexOf(END);
+          if (b < 0 || e < b) {
+            throw new IllegalStateException(DOC + " lacks the markers " + BEGIN + " … " + END);
+          }
+          List<String> rows = new ArrayList<>();
+          for (String l : doc.substring(b + BEGIN.length(), e).strip().split("\n")) {
+            if (l.startsWith("| ") && !l.startsWith("| fault |")) {
+              rows.add(l);
+            }
+          }
+          String key = "| " + fault + " |";
+          int at = -1;
+          for (int i = 0; i < rows.size(); i++) {
+            if (rows.get(i).startsWith(key)) {
+              at = i;
+            }
+          }
+          if (at >= 0) {
+            rows.set(at, line);
+          } else {
+            rows.add(line);
+          }
+          String table = HEADER + "\n" + String.join("\n", rows);
+          return doc.substring(0, b + BEGIN.length()) + "\n" + table + "\n" + doc.substring(e);
+        });
   }
 }
