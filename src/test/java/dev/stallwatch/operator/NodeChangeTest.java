@@ -13,9 +13,13 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class NodeChangeTest {
   private final Node node =
@@ -43,121 +47,105 @@ class NodeChangeTest {
           .endStatus()
           .build();
 
-  @Test
-  void aHeartbeatOnlyUpdateDoesNotMatter() {
-    Node beat =
-        edit(
-            n ->
-                new NodeBuilder(n)
-                    .editMetadata()
-                    .withResourceVersion("11")
-                    .endMetadata()
-                    .editStatus()
-                    .editFirstCondition()
-                    .withLastHeartbeatTime("2026-12-02T10:00:10Z")
-                    .endCondition()
-                    .addNewImage()
-                    .withNames("registry/cache:1")
-                    .endImage()
-                    .endStatus()
-                    .build());
-    assertThat(NodeChange.matters(node, beat)).isFalse();
-    // The cache holds the pruned node; comparing against it must not see a change either.
-    assertThat(NodeChange.matters(CachePruning.node(node), beat)).isFalse();
+  /** The heartbeat of {@link #node}: a new resourceVersion, heartbeat time and image list. */
+  private static Node heartbeat(NodeBuilder n) {
+    return n.editMetadata()
+        .withResourceVersion("11")
+        .endMetadata()
+        .editStatus()
+        .editFirstCondition()
+        .withLastHeartbeatTime("2026-12-02T10:00:10Z")
+        .endCondition()
+        .addNewImage()
+        .withNames("registry/cache:1")
+        .endImage()
+        .endStatus()
+        .build();
+  }
+
+  /** One row per kind of node update: what changed, and whether a DaemonSet must look again. */
+  static Stream<Arguments> updates() {
+    return Stream.of(
+        Arguments.of(
+            "a heartbeat only", (Function<NodeBuilder, Node>) NodeChangeTest::heartbeat, false),
+        Arguments.of(
+            "a maintenance condition (MaintenanceInProgress=True)",
+            (Function<NodeBuilder, Node>)
+                n ->
+                    n.editStatus()
+                        .addNewCondition()
+                        .withType("MaintenanceInProgress")
+                        .withStatus("True")
+                        .endCondition()
+                        .endStatus()
+                        .build(),
+            true),
+        Arguments.of(
+            "another condition (DiskPressure=True)",
+            (Function<NodeBuilder, Node>)
+                n ->
+                    n.editStatus()
+                        .addNewCondition()
+                        .withType("DiskPressure")
+                        .withStatus("True")
+                        .endCondition()
+                        .endStatus()
+                        .build(),
+            false),
+        Arguments.of(
+            "a label",
+            (Function<NodeBuilder, Node>)
+                n -> n.editMetadata().addToLabels("x", "y").endMetadata().build(),
+            true),
+        Arguments.of(
+            "a NoSchedule taint",
+            (Function<NodeBuilder, Node>)
+                n ->
+                    n.editSpec()
+                        .addNewTaint()
+                        .withKey("gpu")
+                        .withEffect("NoSchedule")
+                        .endTaint()
+                        .endSpec()
+                        .build(),
+            true),
+        Arguments.of(
+            "cordoned (unschedulable)",
+            (Function<NodeBuilder, Node>)
+                n -> n.editSpec().withUnschedulable(true).endSpec().build(),
+            true),
+        Arguments.of(
+            "Ready turning False",
+            (Function<NodeBuilder, Node>)
+                n ->
+                    n.editStatus()
+                        .editFirstCondition()
+                        .withStatus("False")
+                        .endCondition()
+                        .endStatus()
+                        .build(),
+            true),
+        Arguments.of(
+            "allocatable GPUs changed",
+            (Function<NodeBuilder, Node>)
+                n ->
+                    n.editStatus()
+                        .addToAllocatable("nvidia.com/gpu", new Quantity("7"))
+                        .endStatus()
+                        .build(),
+            true));
+  }
+
+  @ParameterizedTest(name = "{0}: matters {2}")
+  @MethodSource("updates")
+  void whetherAnUpdateMatters(String what, Function<NodeBuilder, Node> change, boolean matters) {
+    assertThat(NodeChange.matters(node, change.apply(new NodeBuilder(node)))).isEqualTo(matters);
   }
 
   @Test
-  void aMaintenanceConditionMattersAndAnotherConditionDoesNot() {
-    assertThat(
-            NodeChange.matters(
-                node,
-                edit(
-                    n ->
-                        new NodeBuilder(n)
-                            .editStatus()
-                            .addNewCondition()
-                            .withType("MaintenanceInProgress")
-                            .withStatus("True")
-                            .endCondition()
-                            .endStatus()
-                            .build())))
-        .isTrue();
-    assertThat(
-            NodeChange.matters(
-                node,
-                edit(
-                    n ->
-                        new NodeBuilder(n)
-                            .editStatus()
-                            .addNewCondition()
-                            .withType("DiskPressure")
-                            .withStatus("True")
-                            .endCondition()
-                            .endStatus()
-                            .build())))
+  void theCachedPrunedNodeComparesAsTheWholeOne() {
+    assertThat(NodeChange.matters(CachePruning.node(node), heartbeat(new NodeBuilder(node))))
         .isFalse();
-  }
-
-  @Test
-  void labelsTaintsUnschedulableReadyAndAllocatableMatter() {
-    assertThat(
-            NodeChange.matters(
-                node,
-                edit(
-                    n ->
-                        new NodeBuilder(n)
-                            .editMetadata()
-                            .addToLabels("x", "y")
-                            .endMetadata()
-                            .build())))
-        .isTrue();
-    assertThat(
-            NodeChange.matters(
-                node,
-                edit(
-                    n ->
-                        new NodeBuilder(n)
-                            .editSpec()
-                            .addNewTaint()
-                            .withKey("gpu")
-                            .withEffect("NoSchedule")
-                            .endTaint()
-                            .endSpec()
-                            .build())))
-        .isTrue();
-    assertThat(
-            NodeChange.matters(
-                node,
-                edit(n -> new NodeBuilder(n).editSpec().withUnschedulable(true).endSpec().build())))
-        .isTrue();
-    assertThat(
-            NodeChange.matters(
-                node,
-                edit(
-                    n ->
-                        new NodeBuilder(n)
-                            .editStatus()
-                            .editFirstCondition()
-                            .withStatus("False")
-                            .endCondition()
-                            .endStatus()
-                            .build())))
-        .isTrue();
-    assertThat(
-            NodeChange.matters(
-                node,
-                edit(
-                    n ->
-                        new NodeBuilder(n)
-                            .editStatus()
-                            .addToAllocatable("nvidia.com/gpu", new Quantity("7"))
-                            .endStatus()
-                            .build())))
-        .isTrue();
-  }
-
-  private Node edit(UnaryOperator<Node> change) {
-    return change.apply(new NodeBuilder(node).build());
   }
 
   // --- concernsEmptyNode: a DaemonSet without a pod on the node -------------------------------
