@@ -12,11 +12,12 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Gives a test class the one shared {@link RealCluster} of its JVM (the IT tier runs in two forks:
- * one shared cluster each, in {@code target/realcluster} and {@code target/realcluster-fork2}),
- * started on first use and stopped when the run ends. A class that finds it broken — the API server
- * not answering, a node not Ready — gets a new one, and one line says which class used it last.
- * Without built binaries the class is skipped — or fails, when {@code
- * STALLWATCH_REQUIRE_REAL_CLUSTER=true} (CI), so a missing control plane cannot pass silently.
+ * one shared cluster each, in {@code target/realcluster} and {@code target/realcluster-fork2}, a
+ * folder each fork locks for itself), started on first use and stopped when the run ends. A class
+ * that finds it broken — the API server not answering, a node not Ready — gets a new one, and one
+ * line says which class used it last. Without built binaries the class is skipped — or fails, when
+ * {@code STALLWATCH_REQUIRE_REAL_CLUSTER=true} (CI), so a missing control plane cannot pass
+ * silently.
  */
 public final class RealClusterExtension implements BeforeAllCallback, ParameterResolver {
   /** Generic nodes the cluster starts with; scenarios add nodes of their own. */
@@ -54,14 +55,41 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
         .getOrComputeIfAbsent(RealCluster.class, k -> start(bin), RealCluster.class);
   }
 
+  /** Held for this JVM's life: the lock on the shared cluster's folder it took. */
+  private static java.nio.channels.FileLock folderLock;
+
   /**
-   * The shared cluster's folder: {@code target/realcluster} in the first IT fork, {@code
-   * target/realcluster-forkN} in the others (failsafe's {@code stallwatch.fork}).
+   * The shared cluster's folder: {@code target/realcluster} for the first IT fork that asks, {@code
+   * target/realcluster-fork2} for the second, and so on — each fork takes the first folder whose
+   * lock no other JVM holds, and keeps it until it exits.
    */
-  static String sharedFolder() {
-    String fork = System.getProperty("stallwatch.fork", "1");
-    return "1".equals(fork) ? "target/realcluster" : "target/realcluster-fork" + fork;
+  static synchronized String sharedFolder() {
+    if (lockedFolder != null) {
+      return lockedFolder;
+    }
+    for (int n = 1; ; n++) {
+      String folder = n == 1 ? "target/realcluster" : "target/realcluster-fork" + n;
+      try {
+        Files.createDirectories(Path.of("target"));
+        var channel =
+            java.nio.channels.FileChannel.open(
+                Path.of(folder + ".lock"),
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE);
+        var lock = channel.tryLock();
+        if (lock != null) {
+          folderLock = lock;
+          lockedFolder = folder;
+          return folder;
+        }
+        channel.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
+
+  private static String lockedFolder;
 
   /**
    * A cluster of the test class's own in {@code target/realcluster-NAME}, for faults that break the
