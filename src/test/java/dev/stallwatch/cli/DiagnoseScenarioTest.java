@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.stallwatch.testing.ScenarioFixture;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
@@ -24,34 +23,24 @@ import org.junit.jupiter.params.provider.MethodSource;
  * get -o yaml} prints them, and the expected verdict.
  */
 class DiagnoseScenarioTest {
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Path SCENARIOS = Path.of("src/test/resources/scenarios");
 
   @TempDir Path tmp;
 
-  static Stream<String> scenarios() throws IOException {
-    try (Stream<Path> files = Files.list(SCENARIOS)) {
-      return files
-          .map(p -> p.getFileName().toString())
-          .filter(n -> n.endsWith(".yaml"))
-          .sorted()
-          .toList()
-          .stream();
-    }
+  static Stream<String> scenarios() {
+    return ScenarioFixture.files().stream();
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("scenarios")
   void diagnoseGivesTheExpectedVerdict(String file) throws IOException {
-    JsonNode fixture = YAML.readTree(SCENARIOS.resolve(file).toFile());
+    ScenarioFixture fixture = ScenarioFixture.load(file);
     Path dump = tmp.resolve("dump.json");
-    JSON.writeValue(dump.toFile(), fixture.get("objects"));
+    JSON.writeValue(dump.toFile(), fixture.objects());
 
-    CliRun run =
-        CliRun.diagnoseJson(dump, fixture.get("now").asText(), fixture.get("stallAfter").asText());
+    CliRun run = CliRun.diagnoseJson(dump, fixture.now(), fixture.stallAfter());
 
-    JsonNode expect = fixture.get("expect");
+    JsonNode expect = fixture.expect();
     if (expect.has("stderr")) {
       // An input problem the fixture is about: named on stderr, the rest still diagnosed.
       assertThat(run.err()).as("stderr of %s", file).contains(expect.get("stderr").asText());
@@ -156,8 +145,9 @@ class DiagnoseScenarioTest {
   @org.junit.jupiter.api.Test
   void everyCauseIsTheVerdictOfSomeFixture() throws IOException {
     java.util.Set<String> seen = new java.util.TreeSet<>();
-    for (String file : scenarios().toList()) {
-      JsonNode expect = YAML.readTree(SCENARIOS.resolve(file).toFile()).get("expect");
+    for (ScenarioFixture fixture : ScenarioFixture.all()) {
+      String file = fixture.file();
+      JsonNode expect = fixture.expect();
       expect.findValues("cause").forEach(c -> seen.add(c.asText()));
     }
     assertThat(seen)

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.stallwatch.rollout.PhaseReason;
+import dev.stallwatch.testing.ScenarioFixture;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -25,9 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * rewrites the file; review its diff.
  */
 class PhaseReportGoldenTest {
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Path SCENARIOS = Path.of("src/test/resources/scenarios");
   private static final Path GOLDEN = Path.of("src/test/resources/golden/phase-reports.txt");
 
   @TempDir Path tmp;
@@ -35,13 +33,11 @@ class PhaseReportGoldenTest {
   @Test
   void everyFixtureIsWordedAsTheGoldenFileSays() throws IOException {
     List<String> lines = new ArrayList<>();
-    for (String file : DiagnoseScenarioTest.scenarios().toList()) {
-      JsonNode fixture = YAML.readTree(SCENARIOS.resolve(file).toFile());
+    for (ScenarioFixture fixture : ScenarioFixture.all()) {
+      String file = fixture.file();
       Path dump = tmp.resolve(file + ".json");
-      JSON.writeValue(dump.toFile(), fixture.get("objects"));
-      CliRun run =
-          CliRun.diagnoseJson(
-              dump, fixture.get("now").asText(), fixture.get("stallAfter").asText());
+      JSON.writeValue(dump.toFile(), fixture.objects());
+      CliRun run = CliRun.diagnoseJson(dump, fixture.now(), fixture.stallAfter());
       JsonNode verdicts = JSON.readTree(run.out()).get("daemonSets");
       for (JsonNode v : verdicts) {
         lines.add(

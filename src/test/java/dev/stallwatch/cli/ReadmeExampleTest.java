@@ -3,7 +3,7 @@ package dev.stallwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.stallwatch.testing.ScenarioFixture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,11 +42,9 @@ class ReadmeExampleTest {
 
   @Test
   void theExampleDumpHoldsTheSeedScenariosObjects() throws IOException {
-    var scenario =
-        new ObjectMapper(new YAMLFactory())
-            .readTree(Path.of("src/test/resources/scenarios/seed-image-pull.yaml").toFile());
+    ScenarioFixture scenario = ScenarioFixture.load("seed-image-pull");
     var dump = new ObjectMapper().readTree(Path.of("docs/examples/seed-image-pull.json").toFile());
-    assertThat(dump).isEqualTo(scenario.get("objects"));
-    assertThat(scenario.get("now").asText()).isEqualTo("2026-12-02T10:00:00Z");
+    assertThat(dump).isEqualTo(scenario.objects());
+    assertThat(scenario.now()).isEqualTo("2026-12-02T10:00:00Z");
   }
 }

@@ -8,17 +8,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.PodView;
+import dev.stallwatch.testing.ScenarioFixture;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,15 +28,12 @@ import org.junit.jupiter.api.Test;
 class PodViewDerivedTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final KubernetesSerialization KUBE = new KubernetesSerialization();
-  private static final Path SCENARIOS = Path.of("src/test/resources/scenarios");
 
   /** Every Pod object of every scenario fixture. */
-  private static List<JsonNode> fixturePods() throws IOException {
+  private static List<JsonNode> fixturePods() {
     List<JsonNode> pods = new ArrayList<>();
-    try (Stream<Path> files = Files.list(SCENARIOS)) {
-      for (Path file : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
-        collect(YAML.readTree(file.toFile()).get("objects"), pods);
-      }
+    for (ScenarioFixture fixture : ScenarioFixture.all()) {
+      collect(fixture.objects(), pods);
     }
     return pods;
   }

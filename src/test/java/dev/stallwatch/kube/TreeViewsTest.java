@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.stallwatch.testing.ScenarioFixture;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
@@ -28,8 +29,8 @@ class TreeViewsTest {
 
   static Stream<Path> fixtures() throws IOException {
     List<Path> out = new ArrayList<>();
-    for (String dir : List.of("src/test/resources/kube/dumps", "src/test/resources/scenarios")) {
-      try (Stream<Path> files = Files.list(Path.of(dir))) {
+    for (Path dir : List.of(Path.of("src/test/resources/kube/dumps"), ScenarioFixture.DIR)) {
+      try (Stream<Path> files = Files.list(dir)) {
         files.filter(f -> f.toString().matches(".*\\.(json|yaml)$")).sorted().forEach(out::add);
       }
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.KubeViews;
+import dev.stallwatch.testing.ScenarioFixture;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -40,7 +41,7 @@ class CachedFixturesTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final List<Path> FIXTURES =
       List.of(
-          Path.of("src/test/resources/scenarios"),
+          ScenarioFixture.DIR,
           Path.of("src/test/resources/kube/dumps"),
           Path.of("src/test/resources/peers"));
 

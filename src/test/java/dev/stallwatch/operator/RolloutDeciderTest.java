@@ -2,9 +2,6 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.kube.Snapshots;
@@ -22,6 +19,7 @@ import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutSnapshot;
+import dev.stallwatch.testing.ScenarioFixture;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -30,10 +28,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,21 +62,12 @@ class RolloutDeciderTest {
       List<EventView> events) {
 
     static Fixture load(String name) {
-      var yaml = new ObjectMapper(new YAMLFactory());
-      var json = new KubernetesSerialization();
-      JsonNode items;
-      try {
-        items = yaml.readTree(Path.of("src/test/resources/scenarios", name + ".yaml").toFile());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
       DaemonSet ds = null;
       List<Pod> pods = new ArrayList<>();
       List<Node> nodes = new ArrayList<>();
       List<ControllerRevision> revisions = new ArrayList<>();
       List<EventView> events = new ArrayList<>();
-      for (JsonNode item : items.path("objects").path("items")) {
-        HasMetadata o = json.unmarshal(item.toString());
+      for (HasMetadata o : ScenarioFixture.load(name).kubeObjects()) {
         if (o instanceof DaemonSet d) {
           ds = d;
         } else if (o instanceof Pod p) {
