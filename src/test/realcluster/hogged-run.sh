@@ -5,10 +5,12 @@
 #   src/test/realcluster/hogged-run.sh [--runs N] [--tests PATTERN] [extra maven args]
 #
 # The hog is a busy loop of this script's own (no package needed), started before each run and
-# stopped by its PID when the run ends, also when this script is interrupted. The jar is built
-# once; each run's time and result go to target/hogged-runs/summary.txt, its log beside it.
+# stopped by its PID when the run ends, also when this script is interrupted. The jar and the
+# operator image (ImagePodRealClusterIT) are built once; as on CI, a real-tier test whose tools are
+# missing fails instead of skipping. Each run's time and result go to target/hogged-runs/summary.txt,
+# its log beside it.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../../.."
 
 runs=3
 tests='dev/stallwatch/realcluster/*IT'
@@ -26,7 +28,8 @@ hog=""
 stop_hog() { if [ -n "$hog" ]; then kill "$hog" 2>/dev/null || true; wait "$hog" 2>/dev/null || true; hog=""; fi; }
 trap stop_hog EXIT INT TERM
 
-./mvnw -B -q -DskipTests package
+export STALLWATCH_REQUIRE_REAL_CLUSTER=true
+./mvnw -B -q -Pimage -DskipTests package
 for i in $(seq 1 "$runs"); do
   ( while :; do :; done ) &
   hog=$!

@@ -52,7 +52,11 @@ class AdvancedDaemonSetRealClusterIT {
       }
       Assumptions.abort(why);
     }
-    cluster = RealClusterExtension.separate("kruise");
+    cluster =
+        RealClusterExtension.separate(
+            "kruise",
+            "kruise-manager's CRDs and admission webhooks, which every other class's requests"
+                + " would pass through");
     kruise = KruiseManager.start(cluster, kruiseDir);
     operator =
         OperatorProcess.asChartServiceAccount(

@@ -25,7 +25,11 @@ class ControlPlaneFaultIT {
 
   @BeforeAll
   static void start() {
-    cluster = RealClusterExtension.separate("controlplane-faults");
+    cluster =
+        RealClusterExtension.separate(
+            "controlplane-faults",
+            "it kills the API server (five times in a row) and compacts etcd under the"
+                + " informers");
     operator = OperatorProcess.asChartServiceAccount(cluster, "controlplane-operator");
   }
 

@@ -58,7 +58,10 @@ class GoawayFaultIT {
   void routineGoawaysLoseDuplicateAndInventNoStall() {
     cluster =
         RealClusterExtension.separate(
-            "goaway", Map.of("STALLWATCH_APISERVER_FLAGS", "--goaway-chance=0.02"));
+            "goaway",
+            "--goaway-chance on the API server for the whole run, which every other class would"
+                + " feel",
+            Map.of("STALLWATCH_APISERVER_FLAGS", "--goaway-chance=0.02"));
     operator = OperatorProcess.asChartServiceAccount(cluster, "goaway-operator");
     FaultBed seed = FaultBed.stallInProgress(cluster, "goaway-seed");
     Churn churn = new Churn(cluster, Scenario.create(cluster, "goaway-churn", 3, 0), DAEMONSETS);

@@ -152,7 +152,11 @@ class NamespacedRelistFaultIT {
   private static final String OUTAGE_TAINT = "stallwatch.dev/test-outage";
 
   private void setUp(String name, boolean namespaced) {
-    cluster = RealClusterExtension.separate(name);
+    cluster =
+        RealClusterExtension.separate(
+            name,
+            "it kills the API server, compacts etcd and stops the API server gracefully (every"
+                + " node NotReady for a while)");
     for (String ns : List.of(STALLED_1, STALLED_2, LATE, UNWATCHED)) {
       scenarios.put(ns, FaultBed.rolledOut(cluster, ns));
     }

@@ -24,7 +24,12 @@ class PaceRealClusterIT {
 
   @Test
   void waitPrintsATimeLeftAtAQuarterWithin25PercentOfTheFinish() {
-    try (RealCluster cluster = RealClusterExtension.separate("pace")) {
+    try (RealCluster cluster =
+        RealClusterExtension.separate(
+            "pace",
+            NODES
+                + " nodes of its own, whose heartbeats would load every class after it on the"
+                + " shared cluster")) {
       Scenario s = Scenario.create(cluster, "pace", NODES, 0);
       // minReadySeconds 1: every node takes a second at least, as a real agent's start-up would.
       s.rollOut(

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * that finds it broken — the API server not answering, a node not Ready — gets a new one, and one
  * line says which class used it last. Without built binaries the class is skipped — or fails, when
  * {@code STALLWATCH_REQUIRE_REAL_CLUSTER=true} (CI), so a missing control plane cannot pass
- * silently.
+ * silently. Its API server keeps an audit log of one ServiceAccount's requests ({@link AuditLog}).
  */
 public final class RealClusterExtension implements BeforeAllCallback, ParameterResolver {
   /** Generic nodes the cluster starts with; scenarios add nodes of their own. */
@@ -92,19 +92,22 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
   private static String lockedFolder;
 
   /**
-   * A cluster of the test class's own in {@code target/realcluster-NAME}, for faults that break the
-   * control plane itself (the shared one stays whole for the other tests); the caller stops it.
+   * A cluster of the test class's own in {@code target/realcluster-NAME}, for what the shared one
+   * cannot carry (a fault that breaks the control plane itself, an API-server flag every class
+   * would feel, a hundred nodes of its own); {@code reason} says which, on one line of the run's
+   * output. The caller stops it.
    */
-  static RealCluster separate(String name) {
-    return separate(name, java.util.Map.of());
+  static RealCluster separate(String name, String reason) {
+    return separate(name, reason, java.util.Map.of());
   }
 
   /**
-   * As {@link #separate(String)}, with {@code cluster.sh}'s environment (e.g. more API-server
-   * flags).
+   * As {@link #separate(String, String)}, with {@code cluster.sh}'s environment (e.g. more
+   * API-server flags).
    */
-  static RealCluster separate(String name, java.util.Map<String, String> env) {
+  static RealCluster separate(String name, String reason, java.util.Map<String, String> env) {
     Path bin = binariesOrSkip();
+    System.err.println("realcluster: " + name + " on a cluster of its own: " + reason);
     try {
       Path dir = Files.createDirectories(Path.of("target/realcluster-" + name)).toAbsolutePath();
       return RealCluster.start(dir, bin, 0, 0, env);
@@ -127,10 +130,17 @@ public final class RealClusterExtension implements BeforeAllCallback, ParameterR
     return bin;
   }
 
+  /**
+   * The shared cluster, its API server auditing the one ServiceAccount {@link
+   * LeastPrivilegeRealClusterIT} runs the operator as (no other user's requests are logged).
+   */
   private static RealCluster start(Path bin) {
     try {
       Path dir = Files.createDirectories(Path.of(sharedFolder())).toAbsolutePath();
-      return RealCluster.start(dir, bin, BASE_NODES, 0);
+      Path policy = dir.resolve("audit-policy.yaml");
+      Files.writeString(policy, AuditLog.policyFor(LeastPrivilegeRealClusterIT.USER));
+      return RealCluster.start(
+          dir, bin, BASE_NODES, 0, java.util.Map.of("STALLWATCH_AUDIT_POLICY", policy.toString()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -24,7 +24,11 @@ class StartupFailureRealClusterIT {
 
   @BeforeAll
   static void start() {
-    cluster = RealClusterExtension.separate("startup-failures");
+    cluster =
+        RealClusterExtension.separate(
+            "startup-failures",
+            "it needs a cluster without the RolloutStall CRD, which the"
+                + " shared one has from the start");
   }
 
   @AfterAll

@@ -80,7 +80,11 @@ class UpgradeRealClusterIT {
         "commit " + PREVIOUS + " is not in this clone's history: git fetch --unshallow");
     Path previous = RealCluster.builtBy("previous-build.sh", PREVIOUS);
     helm = RealCluster.builtBy("helm-build.sh");
-    cluster = RealClusterExtension.separate("upgrade");
+    cluster =
+        RealClusterExtension.separate(
+            "upgrade",
+            "it installs the previous release's RolloutStall CRD, then one with a later"
+                + " release's field, which the other classes would meet");
     Scenario a = FaultBed.rolledOut(cluster, "up-a");
     Scenario b = FaultBed.rolledOut(cluster, "up-b");
 
