@@ -244,9 +244,11 @@ class LeaderElectionIT {
     Instant acquired = Instant.now();
     assertThat(holder).isIn(first.identity(), second.identity());
     assertThat(lease().getSpec().getLeaseTransitions()).isEqualTo(5);
-    // A standby tries every retryPeriod (plus jitter): it takes over soon after the expiry.
+    // The bound is the point: a standby tries every retryPeriod (plus jitter), so it takes over
+    // within a few of them after the expiry; three and a second is room for a loaded machine.
     assertThat(acquired).isAfter(expiry);
     assertThat(Duration.between(expiry, acquired))
+        .as("takeover after the lease expired")
         .isLessThan(LEASE.retryPeriod().multipliedBy(3).plusSeconds(1));
     await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
     await()
