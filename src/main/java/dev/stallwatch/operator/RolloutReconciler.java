@@ -68,6 +68,9 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
   private final RolloutEventSources.Stores stores;
   private final Map<ResourceID, RolloutState> states = new ConcurrentHashMap<>();
 
+  /** Looks left for the Stalled condition of each DaemonSet ({@link #CONDITION_LOOKS}). */
+  private final Map<ResourceID, Integer> conditionLooks = new ConcurrentHashMap<>();
+
   private final Watched<P> watched;
   private final io.fabric8.kubernetes.client.KubernetesClient listing;
 
@@ -166,6 +169,7 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
     var stallCache = CacheReads.stallCache(context);
     if (context.isPrimaryResourceDeleted()) {
       states.remove(id);
+      conditionLooks.remove(id);
       writer.apply(ds, decider.deleted(ns + "/" + name, stalls), stallCache);
       return UpdateControl.noUpdate();
     }
@@ -215,12 +219,13 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
       }
       // The condition follows the record without waiting for the next change of the DaemonSet:
       // looked at again a second apart while the written RolloutStalls reach the cache.
-      RolloutState kept = states.getOrDefault(id, RolloutState.NEW);
-      int looks = stallsChanged ? CONDITION_LOOKS : kept.conditionLooks();
+      int looks = stallsChanged ? CONDITION_LOOKS : conditionLooks.getOrDefault(id, 0);
       if (looks > 0) {
+        conditionLooks.put(id, looks - 1);
         next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
+      } else {
+        conditionLooks.remove(id);
       }
-      remember(id, kept.withConditionLooks(Math.max(0, looks - 1)));
     }
     return reschedule(now, next);
   }

@@ -28,9 +28,6 @@ import java.util.Map;
  * @param ownRollbacks the rollbacks this operator did (its caches may not show them yet)
  * @param unannounced RolloutStalls whose first write failed with its outcome unknown: announced by
  *     the next plan that finds them Active without announcing them itself
- * @param conditionLooks how many more times the Stalled condition is looked at, a second apart,
- *     after the DaemonSet's RolloutStalls changed ({@code --daemonset-conditions};
- *     RolloutReconciler)
  */
 public record RolloutState(
     StallMemory memory,
@@ -40,12 +37,11 @@ public record RolloutState(
     Listed failedCreates,
     Refusal refusal,
     List<RollbackRecord> ownRollbacks,
-    java.util.Set<String> unannounced,
-    int conditionLooks) {
+    java.util.Set<String> unannounced) {
 
   /** A DaemonSet seen for the first time. */
   public static final RolloutState NEW =
-      new RolloutState(null, null, null, null, null, null, List.of(), java.util.Set.of(), 0);
+      new RolloutState(null, null, null, null, null, null, List.of(), java.util.Set.of());
 
   public RolloutState {
     ownRollbacks = List.copyOf(ownRollbacks);
@@ -95,99 +91,37 @@ public record RolloutState(
         failedCreates,
         refusal,
         ownRollbacks,
-        unannounced,
-        conditionLooks);
+        unannounced);
   }
 
   RolloutState withInvalid(String i) {
     return new RolloutState(
-        memory,
-        i,
-        lagSince,
-        confirming,
-        failedCreates,
-        refusal,
-        ownRollbacks,
-        unannounced,
-        conditionLooks);
+        memory, i, lagSince, confirming, failedCreates, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withLagSince(Instant l) {
     return new RolloutState(
-        memory,
-        invalid,
-        l,
-        confirming,
-        failedCreates,
-        refusal,
-        ownRollbacks,
-        unannounced,
-        conditionLooks);
+        memory, invalid, l, confirming, failedCreates, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withConfirming(Confirming c) {
     return new RolloutState(
-        memory,
-        invalid,
-        lagSince,
-        c,
-        failedCreates,
-        refusal,
-        ownRollbacks,
-        unannounced,
-        conditionLooks);
+        memory, invalid, lagSince, c, failedCreates, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withFailedCreates(Listed f) {
     return new RolloutState(
-        memory,
-        invalid,
-        lagSince,
-        confirming,
-        f,
-        refusal,
-        ownRollbacks,
-        unannounced,
-        conditionLooks);
+        memory, invalid, lagSince, confirming, f, refusal, ownRollbacks, unannounced);
   }
 
   RolloutState withRefusal(Refusal r) {
     return new RolloutState(
-        memory,
-        invalid,
-        lagSince,
-        confirming,
-        failedCreates,
-        r,
-        ownRollbacks,
-        unannounced,
-        conditionLooks);
+        memory, invalid, lagSince, confirming, failedCreates, r, ownRollbacks, unannounced);
   }
 
   RolloutState withUnannounced(java.util.Set<String> names) {
     return new RolloutState(
-        memory,
-        invalid,
-        lagSince,
-        confirming,
-        failedCreates,
-        refusal,
-        ownRollbacks,
-        names,
-        conditionLooks);
-  }
-
-  RolloutState withConditionLooks(int looks) {
-    return new RolloutState(
-        memory,
-        invalid,
-        lagSince,
-        confirming,
-        failedCreates,
-        refusal,
-        ownRollbacks,
-        unannounced,
-        looks);
+        memory, invalid, lagSince, confirming, failedCreates, refusal, ownRollbacks, names);
   }
 
   /** With {@code stall} unannounced as well. */
@@ -201,14 +135,6 @@ public record RolloutState(
     List<RollbackRecord> all = new ArrayList<>(ownRollbacks);
     all.add(done);
     return new RolloutState(
-        memory,
-        invalid,
-        lagSince,
-        confirming,
-        failedCreates,
-        null,
-        all,
-        unannounced,
-        conditionLooks);
+        memory, invalid, lagSince, confirming, failedCreates, null, all, unannounced);
   }
 }
