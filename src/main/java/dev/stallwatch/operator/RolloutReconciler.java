@@ -43,16 +43,6 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
   /** How soon a reconcile that met a conflict (409), a 410 or a 429 is tried again. */
   static final Duration CONFLICT_RETRY = Duration.ofSeconds(1);
 
-  /**
-   * How many more looks, {@link #CONFLICT_RETRY} apart, the Stalled condition gets after the
-   * DaemonSet's RolloutStalls changed: the cache lists a write only once its watch event arrives
-   * (JOSDK keeps the written version meanwhile only when the cache still held the version it
-   * replaced), and JOSDK sends no event for the reconciler's own writes — so on a loaded machine
-   * one look a second later can come too early, and nothing would look again until the DaemonSet
-   * changes. Ten looks cover a watch that lags by up to ten seconds; each is a read of the caches.
-   */
-  static final int CONDITION_LOOKS = 10;
-
   /** How soon a reconcile that could not reach the API server is tried again. */
   static final Duration OUTAGE_RETRY = Duration.ofSeconds(5);
 
@@ -67,10 +57,6 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
   private final ApiReachability reachability;
   private final RolloutEventSources.Stores stores;
   private final Map<ResourceID, RolloutState> states = new ConcurrentHashMap<>();
-
-  /** Looks left for the Stalled condition of each DaemonSet ({@link #CONDITION_LOOKS}). */
-  private final Map<ResourceID, Integer> conditionLooks = new ConcurrentHashMap<>();
-
   private final Watched<P> watched;
   private final io.fabric8.kubernetes.client.KubernetesClient listing;
 
@@ -169,7 +155,6 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
     var stallCache = CacheReads.stallCache(context);
     if (context.isPrimaryResourceDeleted()) {
       states.remove(id);
-      conditionLooks.remove(id);
       writer.apply(ds, decider.deleted(ns + "/" + name, stalls), stallCache);
       return UpdateControl.noUpdate();
     }
@@ -197,13 +182,11 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
         stallCache,
         stall -> states.computeIfPresent(id, (k, s) -> s.unannounced(stall)));
     Instant next = decision.plan().next();
-    boolean stallsChanged = !decision.plan().stalls().changes().isEmpty();
     if (decision.plan().rollback() != null) {
       var outcome = autoRollback.perform(ds, decision.plan().rollback(), now);
       var after = decider.afterRollback(ds, decision.verdict(), outcome, decision.state(), now);
       remember(id, after.state());
       writer.apply(ds, after.plan(), stallCache);
-      stallsChanged |= !after.plan().stalls().changes().isEmpty();
       next = RolloutDecider.earliest(next, after.plan().next());
     }
     if (conditions != null && decision.verdict() != null) {
@@ -217,14 +200,11 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
               == ConditionWrites.Outcome.CONFLICT) {
         next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
       }
-      // The condition follows the record without waiting for the next change of the DaemonSet:
-      // looked at again a second apart while the written RolloutStalls reach the cache.
-      int looks = stallsChanged ? CONDITION_LOOKS : conditionLooks.getOrDefault(id, 0);
-      if (looks > 0) {
-        conditionLooks.put(id, looks - 1);
+      if (!decision.plan().stalls().changes().isEmpty()) {
+        // The cache lists the RolloutStalls written just now only once their watch events
+        // arrive, and JOSDK sends no event for the reconciler's own writes: look again, so the
+        // condition follows the record without waiting for the next change of the DaemonSet.
         next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
-      } else {
-        conditionLooks.remove(id);
       }
     }
     return reschedule(now, next);
