@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.testing.ScenarioFixture;
@@ -26,7 +24,6 @@ import org.junit.jupiter.api.Test;
  * fixture, whichever way the view is made (from the fabric8 model or from a dump's tree).
  */
 class PodViewDerivedTest {
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final KubernetesSerialization KUBE = new KubernetesSerialization();
 
   /** Every Pod object of every scenario fixture. */

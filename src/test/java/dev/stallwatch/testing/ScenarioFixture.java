@@ -72,11 +72,6 @@ public record ScenarioFixture(
         root.path("expect"));
   }
 
-  /** The fixture's name: its file's without {@code .yaml}. */
-  public String name() {
-    return file.substring(0, file.length() - ".yaml".length());
-  }
-
   /** The objects of the dump's {@code items}, as JSON. */
   public List<JsonNode> items() {
     List<JsonNode> items = new ArrayList<>();
