@@ -94,7 +94,14 @@ final class ApiFront extends Dispatcher {
         forwarded = withTarget(request, FieldSelector.targetWithout(path));
       }
     }
-    MockResponse response = store.dispatch(forwarded);
+    MockResponse response;
+    try {
+      response = store.dispatch(forwarded);
+    } catch (io.fabric8.zjsonpatch.JsonPatchException e) {
+      // A JSON patch that does not apply (a failed "test" op: the object changed since it was
+      // read) is 422 on the API server; the mock throws instead, and its request is never answered.
+      return status(422, "Invalid", e.toString());
+    }
     if (response == null) {
       return status(
           405, "MethodNotAllowed", method + " is not supported by the embedded API server");

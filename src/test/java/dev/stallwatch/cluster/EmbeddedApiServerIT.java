@@ -428,6 +428,57 @@ class EmbeddedApiServerIT {
   }
 
   @Test
+  void aJsonPatchWhoseTestFailsIsUnprocessableAndChangesNothing() throws Exception {
+    var created = widgets().inNamespace("default").resource(widget("test-op-w", 1)).create();
+    String stale = created.getMetadata().getResourceVersion();
+    widgets()
+        .inNamespace("default")
+        .withName("test-op-w")
+        .edit(
+            w -> {
+              w.setAdditionalProperty("spec", Map.of("size", 2, "color", "red"));
+              return w;
+            });
+    String patch =
+        "[{\"op\":\"test\",\"path\":\"/metadata/resourceVersion\",\"value\":\""
+            + stale
+            + "\"},{\"op\":\"replace\",\"path\":\"/spec/size\",\"value\":9}]";
+
+    HttpResponse<String> response =
+        send(
+            "PATCH",
+            "/apis/example.dev/v1/namespaces/default/widgets/test-op-w",
+            null,
+            "application/json-patch+json",
+            patch);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(422);
+    JsonNode status = JSON.readTree(response.body());
+    assertThat(status.path("reason").asText()).isEqualTo("Invalid");
+    assertThat(status.path("message").asText()).contains("/metadata/resourceVersion");
+    assertThat(
+            widgets()
+                .inNamespace("default")
+                .withName("test-op-w")
+                .get()
+                .get("spec", "size")
+                .toString())
+        .isEqualTo("2");
+    // The client sees the same answer at once (no retry until a timeout).
+    assertThatThrownBy(
+            () ->
+                widgets()
+                    .inNamespace("default")
+                    .withName("test-op-w")
+                    .patch(
+                        io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                            io.fabric8.kubernetes.client.dsl.base.PatchType.JSON),
+                        patch))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(422));
+  }
+
+  @Test
   void httpStreamingWatchesAreRefusedInsteadOfHanging() throws Exception {
     HttpResponse<String> response = send("GET", "/api/v1/pods?watch=true", null, null, null);
 
