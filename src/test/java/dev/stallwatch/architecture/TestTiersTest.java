@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The test tiers are named honestly: a class that starts a server (the embedded API server,
  * fabric8's mock server, an HTTP server) or a native tool (Helm through helm-java, promtool,
  * kubectl, any child process) is an {@code *IT} that failsafe runs, never a {@code *Test} in the
- * unit tier. Test helpers that start one (e.g. {@code MockApiServer}, {@code RenderedChart}) count
+ * unit tier. Test helpers that start one (e.g. {@code TestApiServer}, {@code RenderedChart}) count
  * as starting it, transitively through other test helpers.
  */
 class TestTiersTest {
@@ -95,10 +95,10 @@ class TestTiersTest {
     // Guards the rule itself: were the names above stale, it would pass on anything.
     assertThat(helpersThatStartSomething())
         .contains(
-            "dev.stallwatch.sim.MockApiServer",
             "dev.stallwatch.deploy.RenderedChart",
             "dev.stallwatch.testcluster.TestApiServer",
-            "dev.stallwatch.operator.TestingCluster");
+            "dev.stallwatch.sim.ControllerHarness",
+            "dev.stallwatch.operator.SimulatedRun");
   }
 
   /** Test classes other than {@code *Test}/{@code *IT} that reach a server or a process. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.AdvancedDaemonSet;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.AdvancedDaemonSetWorld;
 import dev.stallwatch.testing.AdvancedDaemonSetWorld.Pod;
 import dev.stallwatch.testing.DaemonSetFixture;
@@ -43,7 +44,7 @@ class AdvancedDaemonSetOperatorIT {
   // The embedded cluster stamps creation times itself: the new pod is as old as the test.
   private static final Duration STALL_AFTER = Duration.ofSeconds(3);
 
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private StallwatchOperator operator;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -51,7 +52,7 @@ class AdvancedDaemonSetOperatorIT {
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster();
+    cluster = new TestApiServer();
   }
 
   @AfterEach
@@ -68,7 +69,7 @@ class AdvancedDaemonSetOperatorIT {
             .withAdvancedDaemonSets(advanced);
     operator =
         StallwatchOperator.start(
-            cluster.client,
+            cluster.client(),
             settings,
             registry,
             StallwatchOperator.Timing.REAL.withAdvancedLook(Duration.ofMillis(200)));
@@ -77,7 +78,7 @@ class AdvancedDaemonSetOperatorIT {
   private void serveKruiseCrd() throws Exception {
     try (InputStream in =
         getClass().getClassLoader().getResourceAsStream("kruise/daemonsets.apps.kruise.io.yml")) {
-      cluster.server.loadCrd(Serialization.unmarshal(in, CustomResourceDefinition.class));
+      cluster.loadCrd(Serialization.unmarshal(in, CustomResourceDefinition.class));
     }
   }
 
@@ -87,7 +88,7 @@ class AdvancedDaemonSetOperatorIT {
    */
   private void create(AdvancedDaemonSetWorld world) throws Exception {
     AdvancedDaemonSet ds = JSON.treeToValue(world.ds, AdvancedDaemonSet.class);
-    var resources = cluster.client.resources(AdvancedDaemonSet.class).inNamespace(NS);
+    var resources = cluster.client().resources(AdvancedDaemonSet.class).inNamespace(NS);
     resources.resource(ds).create();
     AdvancedDaemonSet stored = resources.withName(NAME).get();
     stored.setStatus(ds.getStatus());
@@ -101,7 +102,7 @@ class AdvancedDaemonSetOperatorIT {
       if (object.getMetadata().getOwnerReferences() != null) {
         object.getMetadata().getOwnerReferences().forEach(o -> o.setUid(uid));
       }
-      cluster.client.resource(object).create();
+      cluster.client().resource(object).create();
     }
   }
 
@@ -129,7 +130,7 @@ class AdvancedDaemonSetOperatorIT {
     serveKruiseCrd();
     // An apps/v1 DaemonSet of the same name that runs nowhere: Complete, never stalled.
     cluster
-        .client
+        .client()
         .resource(
             new DaemonSetBuilder()
                 .withNewMetadata()
@@ -181,7 +182,7 @@ class AdvancedDaemonSetOperatorIT {
                           + "namespace=\"kruise\",suspect=\"NewRevision\"} 1");
             });
     assertThat(stalls()).hasSize(1);
-    DaemonSet apps = cluster.client.apps().daemonSets().inNamespace(NS).withName(NAME).get();
+    DaemonSet apps = cluster.client().apps().daemonSets().inNamespace(NS).withName(NAME).get();
     assertThat(apps).as("the apps/v1 DaemonSet is left alone").isNotNull();
   }
 
@@ -224,7 +225,7 @@ class AdvancedDaemonSetOperatorIT {
     create(partitionStall());
 
     // A witness the apps/v1 reconciler does see.
-    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, now).nodes(Seed.NODES).settled();
+    DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, now).nodes(Seed.NODES).settled();
 
     startOperator(false);
 

@@ -9,6 +9,7 @@ import dev.stallwatch.crd.StallName;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.MetadataKeys;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -34,7 +35,7 @@ class AutoRollbackOperatorIT {
   private static final Duration LIMIT = Duration.ofMinutes(1);
 
   private final VirtualTime time = new VirtualTime(NS, NAME);
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private DaemonSetFixture rollout;
   private StallwatchOperator operator;
   private final PrometheusMeterRegistry registry =
@@ -42,9 +43,9 @@ class AutoRollbackOperatorIT {
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster(time.clock);
-    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, time.now()).nodes(Seed.NODES);
-    rollout = DaemonSetFixture.seed(cluster.client, NS, NAME, time.now().minusSeconds(600));
+    cluster = new TestApiServer(time.clock);
+    DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, time.now()).nodes(Seed.NODES);
+    rollout = DaemonSetFixture.seed(cluster.client(), NS, NAME, time.now().minusSeconds(600));
     rollout.stalledOnFirstNode();
   }
 
@@ -69,12 +70,12 @@ class AutoRollbackOperatorIT {
             ROLLBACK_AFTER);
     operator =
         StallwatchOperator.start(
-            cluster.client, settings, registry, time.timing(), time.counter::wrap);
+            cluster.client(), settings, registry, time.timing(), time.counter::wrap);
   }
 
   private void optIn() {
     cluster
-        .client
+        .client()
         .apps()
         .daemonSets()
         .inNamespace(NS)
@@ -87,7 +88,7 @@ class AutoRollbackOperatorIT {
   }
 
   private DaemonSet ds() {
-    return cluster.client.apps().daemonSets().inNamespace(NS).withName(NAME).get();
+    return cluster.client().apps().daemonSets().inNamespace(NS).withName(NAME).get();
   }
 
   private String image() {
@@ -170,7 +171,7 @@ class AutoRollbackOperatorIT {
 
     // A GitOps tool puts its manifest back: the broken template, and none of stallwatch's marks.
     cluster
-        .client
+        .client()
         .apps()
         .daemonSets()
         .inNamespace(NS)
@@ -230,7 +231,7 @@ class AutoRollbackOperatorIT {
   void aStallTheNodeIsToBlameForIsNotRolledBackAndTheStallAndAnEventSayWhy() {
     // gpu-node-1 has been NotReady for a day: the new pod there is not to blame.
     cluster
-        .client
+        .client()
         .nodes()
         .withName("gpu-node-1")
         .editStatus(
@@ -273,7 +274,7 @@ class AutoRollbackOperatorIT {
 
   private RolloutStall stall(String hash) {
     return cluster
-        .client
+        .client()
         .resources(RolloutStall.class)
         .inNamespace(NS)
         .withName(StallName.of(NAME, hash))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -37,7 +38,7 @@ class DaemonSetConditionIT {
   // as sent; the embedded server's front strips the query before its store and expectations
   private static final String STATUS_PATCH = STATUS + "?fieldManager=stallwatch";
 
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private StallwatchOperator operator;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -56,8 +57,8 @@ class DaemonSetConditionIT {
   void start() {
     said.start();
     operatorLog.addAppender(said);
-    cluster = new TestingCluster();
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now()).nodes(Seed.NODES);
+    cluster = new TestApiServer();
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now()).nodes(Seed.NODES);
   }
 
   @AfterEach
@@ -84,14 +85,14 @@ class DaemonSetConditionIT {
             .withDaemonSetConditions(conditions);
     operator =
         StallwatchOperator.start(
-            cluster.client, settings, registry, StallwatchOperator.Timing.REAL, counter::wrap);
+            cluster.client(), settings, registry, StallwatchOperator.Timing.REAL, counter::wrap);
   }
 
   /** A change to one of the DaemonSet's pods, and the reconcile it leads to. */
   private void podChangedAndReconciled() {
     long before = counter.reconciles(ID);
     cluster
-        .client
+        .client()
         .pods()
         .inNamespace(NS)
         .withName(NAME + "-" + Seed.NODES[1])
@@ -109,7 +110,6 @@ class DaemonSetConditionIT {
   private void refuseStatusPatches(int code, String reason, String message, boolean always) {
     var answer =
         cluster
-            .server
             .mockServer()
             .expect()
             .patch()
@@ -130,7 +130,7 @@ class DaemonSetConditionIT {
   }
 
   private DaemonSet ds() {
-    return cluster.client.apps().daemonSets().inNamespace(NS).withName(NAME).get();
+    return cluster.client().apps().daemonSets().inNamespace(NS).withName(NAME).get();
   }
 
   private Optional<DaemonSetCondition> stalled() {
@@ -143,7 +143,7 @@ class DaemonSetConditionIT {
   /** The status patches the operator sent so far. */
   private List<RecordedRequest> statusPatches() throws InterruptedException {
     List<RecordedRequest> patches = new ArrayList<>();
-    var server = cluster.server.mockServer();
+    var server = cluster.mockServer();
     int n = server.getRequestCount();
     for (int i = 0; i < n; i++) {
       RecordedRequest r = server.takeRequest(1, java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -160,7 +160,7 @@ class DaemonSetConditionIT {
   @Test
   void aStalledRolloutCarriesStalledTrueUntilItsRollbackTurnsItFalse() throws Exception {
     DaemonSetFixture rollout =
-        DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+        DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
             .stalledOnFirstNode();
     startOperator(true);
 
@@ -216,7 +216,7 @@ class DaemonSetConditionIT {
 
   @Test
   void withoutTheFlagNoConditionIsWritten() {
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator(false);
 
@@ -227,7 +227,7 @@ class DaemonSetConditionIT {
 
   @Test
   void aStalledConditionAnotherWriterOwnsIsLeftAloneAndCounted() {
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     DaemonSet ds = ds();
     DaemonSetCondition theirs = new DaemonSetCondition();
@@ -242,9 +242,10 @@ class DaemonSetConditionIT {
                     "flux",
                     "status",
                     "{\"f:status\":{\"f:conditions\":{\"k:{\\\"type\\\":\\\"Stalled\\\"}\":{}}}}")));
-    ds = cluster.client.resource(ds).update(); // the managedFields, as the API server records them
+    ds =
+        cluster.client().resource(ds).update(); // the managedFields, as the API server records them
     ds.getStatus().setConditions(new ArrayList<>(List.of(theirs)));
-    cluster.client.resource(ds).updateStatus();
+    cluster.client().resource(ds).updateStatus();
     startOperator(true);
 
     await().atMost(Duration.ofSeconds(20)).until(() -> cluster.active(NS), s -> s != null);
@@ -266,7 +267,7 @@ class DaemonSetConditionIT {
             + NAME
             + "\" is forbidden: cannot patch resource \"daemonsets/status\"",
         true);
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator(true);
 
@@ -286,9 +287,9 @@ class DaemonSetConditionIT {
     // An API server that has just restarted refuses (403) until its authorizer has caught up: a
     // refusal must not turn the condition off for good.
     refuseStatusPatches(403, "Forbidden", "cannot patch resource \"daemonsets/status\"", false);
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
-    var writes = new ConditionWrites(cluster.client, new StallMetrics(registry));
+    var writes = new ConditionWrites(cluster.client(), new StallMetrics(registry));
     var stalls = List.of(StalledConditionTest.stall(Seed.NEW_HASH, StalledConditionTest.ACTIVE));
     Instant refused = Instant.parse("2026-12-06T06:00:00Z");
 
@@ -311,7 +312,7 @@ class DaemonSetConditionIT {
   @Test
   void aDaemonSetGoneMidWriteIsNoErrorAndTheNextLookWritesIt() throws Exception {
     refuseStatusPatches(404, "NotFound", "daemonsets.apps \"" + NAME + "\" not found", false);
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator(true);
 
@@ -330,7 +331,7 @@ class DaemonSetConditionIT {
   @Test
   void aWriteThatRacesAChangeIsTriedAgainAndLands() {
     refuseStatusPatches(422, "Invalid", "the test operation failed: resourceVersion", false);
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator(true);
 

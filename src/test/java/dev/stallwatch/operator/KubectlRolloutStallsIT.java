@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -25,15 +26,15 @@ class KubectlRolloutStallsIT {
 
   @Test
   void kubectlGetRolloutStallsShowsTheColumnsAtAGlanceAndMoreWithWide() throws Exception {
-    try (TestingCluster cluster = new TestingCluster()) {
-      DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
-      DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).stalledOnFirstNode();
+    try (TestApiServer cluster = new TestApiServer()) {
+      DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+      DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, Instant.now()).stalledOnFirstNode();
       OperatorSettings settings =
           new OperatorSettings(
               Set.of(), Duration.ofSeconds(2), Duration.ofHours(24), 0, false, null);
       try (StallwatchOperator operator =
           StallwatchOperator.start(
-              cluster.client,
+              cluster.client(),
               settings,
               new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
               StallwatchOperator.Timing.REAL)) {
@@ -41,9 +42,14 @@ class KubectlRolloutStallsIT {
             .atMost(Duration.ofSeconds(30))
             .until(
                 () ->
-                    cluster.client.resources(RolloutStall.class).inAnyNamespace().list().getItems(),
+                    cluster
+                        .client()
+                        .resources(RolloutStall.class)
+                        .inAnyNamespace()
+                        .list()
+                        .getItems(),
                 l -> !l.isEmpty());
-        Path kubeconfig = cluster.server.writeKubeconfig(dir.resolve("kubeconfig"));
+        Path kubeconfig = cluster.writeKubeconfig(dir.resolve("kubeconfig"));
 
         List<String> lines = kubectl(kubeconfig, "get", "rolloutstalls", "-A");
         assertThat(lines.get(0).split("\\s+"))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -50,7 +51,7 @@ class LeaderElectionIT {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private final List<Replica> replicas = new ArrayList<>();
 
   /** One operator process: its operator, its own metrics registry and its /readyz. */
@@ -78,8 +79,8 @@ class LeaderElectionIT {
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster();
-    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+    cluster = new TestApiServer();
+    DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
   }
 
   @AfterEach
@@ -93,7 +94,7 @@ class LeaderElectionIT {
     OperatorSettings settings =
         new OperatorSettings(Set.of(), STALL_AFTER, Duration.ofHours(24), 0, true, LEASE_NS);
     StallwatchOperator operator =
-        StallwatchOperator.start(cluster.client, settings, registry, TIMING);
+        StallwatchOperator.start(cluster.client(), settings, registry, TIMING);
     Replica replica =
         new Replica(operator, registry, HealthEndpoint.start(0, registry, operator::ready));
     replicas.add(replica);
@@ -104,7 +105,7 @@ class LeaderElectionIT {
   void onlyTheLeaseHolderReconcilesAndTheStandbyTakesOverWithoutDuplicatingTheStall()
       throws Exception {
     DaemonSetFixture toolkit =
-        DaemonSetFixture.seed(cluster.client, "gpu-operator", "toolkit", Instant.now())
+        DaemonSetFixture.seed(cluster.client(), "gpu-operator", "toolkit", Instant.now())
             .stalledOnFirstNode();
     Replica first = startReplica();
     Replica second = startReplica();
@@ -116,7 +117,7 @@ class LeaderElectionIT {
     assertThat(holder).isEqualTo(leader.identity());
     await().atMost(WAIT).until(() -> leader.operator().leading());
     assertThat(standby.operator().leading()).isFalse();
-    assertThat(cluster.client.leases().inAnyNamespace().list().getItems())
+    assertThat(cluster.client().leases().inAnyNamespace().list().getItems())
         .extracting(l -> l.getMetadata().getNamespace() + "/" + l.getMetadata().getName())
         .containsExactly(LEASE_NS + "/" + OperatorSettings.LEASE_NAME);
 
@@ -171,7 +172,7 @@ class LeaderElectionIT {
     assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
 
     // ... and reconciles what changes from then on.
-    DaemonSetFixture.seed(cluster.client, "gpu-b", "driver", Instant.now()).stalledOnFirstNode();
+    DaemonSetFixture.seed(cluster.client(), "gpu-b", "driver", Instant.now()).stalledOnFirstNode();
     toolkit.rolledBack();
     await()
         .atMost(WAIT)
@@ -195,7 +196,7 @@ class LeaderElectionIT {
     Duration ghostLease = Duration.ofSeconds(5);
     ZonedDateTime renewed = ZonedDateTime.now(ZoneOffset.UTC);
     cluster
-        .client
+        .client()
         .resource(
             new LeaseBuilder()
                 .withNewMetadata()
@@ -213,7 +214,7 @@ class LeaderElectionIT {
         .create();
     // Stalled long ago: a reconciling operator would record it at once.
     DaemonSetFixture.seed(
-            cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
+            cluster.client(), "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     Replica first = startReplica();
     Replica second = startReplica();
@@ -284,7 +285,7 @@ class LeaderElectionIT {
 
     // Stopped: a rollout that stalled long ago gets no RolloutStall from it.
     DaemonSetFixture.seed(
-            cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
+            cluster.client(), "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     // An absence, watched for a while (a stopped operator has no informers to wake it up).
     await()
@@ -348,7 +349,7 @@ class LeaderElectionIT {
   private Process startProcess(Path tmp, String podName) throws IOException {
     Path jar = Path.of("target/stallwatch.jar").toAbsolutePath();
     assertThat(jar).as("the packaged jar (run the ITs with ./mvnw verify)").exists();
-    Path kubeconfig = cluster.server.writeKubeconfig(tmp.resolve("kubeconfig"));
+    Path kubeconfig = cluster.writeKubeconfig(tmp.resolve("kubeconfig"));
     ProcessBuilder pb =
         new ProcessBuilder(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -384,14 +385,14 @@ class LeaderElectionIT {
               lease.getSpec().setLeaseDurationSeconds((int) duration.toSeconds());
               lease.getSpec().setAcquireTime(now);
               lease.getSpec().setRenewTime(now);
-              cluster.client.resource(lease).update();
+              cluster.client().resource(lease).update();
               return true;
             });
   }
 
   private Lease lease() {
     return cluster
-        .client
+        .client()
         .leases()
         .inNamespace(LEASE_NS)
         .withName(OperatorSettings.LEASE_NAME)

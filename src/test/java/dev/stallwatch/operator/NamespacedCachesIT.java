@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -29,25 +30,25 @@ class NamespacedCachesIT {
   private static final String HEALTHY = "team-d";
   private static final String UNWATCHED = "team-e";
 
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private StallwatchOperator operator;
   private PrometheusMeterRegistry registry;
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster();
+    cluster = new TestApiServer();
     Instant started = Instant.now().minusSeconds(600);
     boolean first = true;
     for (String ns : STALLED) {
-      DaemonSetFixture f = DaemonSetFixture.seed(cluster.client, ns, Seed.DS, started);
+      DaemonSetFixture f = DaemonSetFixture.seed(cluster.client(), ns, Seed.DS, started);
       if (first) {
         f.nodes(Seed.NODES);
         first = false;
       }
       f.stalledOnFirstNode();
     }
-    DaemonSetFixture.seed(cluster.client, HEALTHY, Seed.DS, started).settled();
-    DaemonSetFixture.seed(cluster.client, UNWATCHED, Seed.DS, started).stalledOnFirstNode();
+    DaemonSetFixture.seed(cluster.client(), HEALTHY, Seed.DS, started).settled();
+    DaemonSetFixture.seed(cluster.client(), UNWATCHED, Seed.DS, started).stalledOnFirstNode();
   }
 
   @AfterEach
@@ -65,17 +66,17 @@ class NamespacedCachesIT {
         new OperatorSettings(watched, STALL_AFTER, Duration.ofHours(24), 0, false, null);
     operator =
         StallwatchOperator.start(
-            cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
+            cluster.client(), settings, registry, StallwatchOperator.Timing.REAL);
   }
 
   @Test
   void everyWatchedNamespaceIsJudgedFromItsOwnObjectsAtStartUpAndAfterARestart() {
     System.out.println(
         "PROBE "
-            + cluster.client.apps().daemonSets().inNamespace("team-a").list().getItems().size()
+            + cluster.client().apps().daemonSets().inNamespace("team-a").list().getItems().size()
             + " "
             + cluster
-                .client
+                .client()
                 .apps()
                 .daemonSets()
                 .inNamespace("team-a")

@@ -3,6 +3,7 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.Node;
@@ -61,7 +62,7 @@ class NodeEventsIT {
 
   private final Instant created = Instant.now().minusSeconds(86400);
   private final AtomicInteger probes = new AtomicInteger();
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private StallwatchOperator operator;
   private PrometheusMeterRegistry registry;
   private ReconcileCounter counter;
@@ -69,7 +70,7 @@ class NodeEventsIT {
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster();
+    cluster = new TestApiServer();
     node("node-a", Map.of("pool", "gpu"), null);
     node("node-b", Map.of("pool", "gpu"), null);
     node("node-c", Map.of("pool", "cpu"), null);
@@ -84,7 +85,7 @@ class NodeEventsIT {
     counter = new ReconcileCounter();
     operator =
         StallwatchOperator.start(
-            cluster.client,
+            cluster.client(),
             new OperatorSettings(
                 Set.of(), Duration.ofHours(1), Duration.ofHours(24), 0, false, null),
             registry,
@@ -115,7 +116,7 @@ class NodeEventsIT {
         String before = resourceVersion(name);
         // The kubelet's heartbeat: every condition's lastHeartbeatTime.
         cluster
-            .client
+            .client()
             .nodes()
             .withName(name)
             .editStatus(
@@ -126,7 +127,7 @@ class NodeEventsIT {
         // Its image list.
         final int r = round;
         cluster
-            .client
+            .client()
             .nodes()
             .withName(name)
             .editStatus(
@@ -141,7 +142,7 @@ class NodeEventsIT {
                         .build());
         // Annotations the analyzer does not read (node controllers write these).
         cluster
-            .client
+            .client()
             .nodes()
             .withName(name)
             .edit(
@@ -152,8 +153,8 @@ class NodeEventsIT {
                         .endMetadata()
                         .build());
         // A write that changes nothing but the resourceVersion.
-        Node same = cluster.client.nodes().withName(name).get();
-        cluster.client.resource(same).update();
+        Node same = cluster.client().nodes().withName(name).get();
+        cluster.client().resource(same).update();
         assertThat(resourceVersion(name)).as("the node was written").isNotEqualTo(before);
       }
     }
@@ -186,7 +187,7 @@ class NodeEventsIT {
     await().atMost(WAIT).until(() -> nodesGauge("gpu-driver", "none") == 1.0);
 
     cluster
-        .client
+        .client()
         .nodes()
         .withName("node-b")
         .edit(
@@ -198,7 +199,7 @@ class NodeEventsIT {
   @Test
   void aNodeGoingNotReadyReachesTheDaemonSetsThatShouldRunThere() {
     cluster
-        .client
+        .client()
         .nodes()
         .withName("node-b")
         .editStatus(
@@ -280,7 +281,7 @@ class NodeEventsIT {
   private void probe() {
     int round = probes.incrementAndGet();
     cluster
-        .client
+        .client()
         .nodes()
         .withName("probe-node")
         .edit(
@@ -330,12 +331,12 @@ class NodeEventsIT {
   // --- the cluster -------------------------------------------------------------------------
 
   private String resourceVersion(String node) {
-    return cluster.client.nodes().withName(node).get().getMetadata().getResourceVersion();
+    return cluster.client().nodes().withName(node).get().getMetadata().getResourceVersion();
   }
 
   private void taint(String node, String key) {
     cluster
-        .client
+        .client()
         .nodes()
         .withName(node)
         .edit(
@@ -353,7 +354,7 @@ class NodeEventsIT {
 
   private void untaint(String node, String key) {
     cluster
-        .client
+        .client()
         .nodes()
         .withName(node)
         .edit(
@@ -383,7 +384,7 @@ class NodeEventsIT {
           .endTaint()
           .endSpec();
     }
-    cluster.client.nodes().resource(node.build()).create();
+    cluster.client().nodes().resource(node.build()).create();
   }
 
   /** A DaemonSet complete on revision 1 with Running, Ready pods on {@code podNodes}. */
@@ -399,7 +400,7 @@ class NodeEventsIT {
                     .withEffect("NoSchedule")
                     .build());
     DaemonSetFixture ds =
-        new DaemonSetFixture(cluster.client, NS, name).scheduling(nodeSelector, tolerations);
+        new DaemonSetFixture(cluster.client(), NS, name).scheduling(nodeSelector, tolerations);
     int pods = podNodes.length;
     ds.daemonSet(1, pods, pods, pods);
     for (String node : podNodes) {

@@ -3,16 +3,15 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.sim.SimClock;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -35,7 +34,7 @@ class PodBlinkIT {
   private static final Duration WAIT = Duration.ofSeconds(30);
 
   private SimClock clock;
-  private EmbeddedApiServer api;
+  private TestApiServer api;
   private KubernetesClient client;
   private StallwatchOperator operator;
   private final ReconcileCounter counter = new ReconcileCounter();
@@ -44,7 +43,7 @@ class PodBlinkIT {
   @BeforeEach
   void start() {
     clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
-    api = new EmbeddedApiServer(clock, Path.of("crd")).start();
+    api = new TestApiServer(clock);
     client = api.client();
     DaemonSetFixture.seed(client, Seed.NS, Seed.DS, clock.instant()).nodes(Seed.NODES);
     rollout = DaemonSetFixture.seed(client, Seed.NS, Seed.DS, clock.instant()).settled();

@@ -7,6 +7,7 @@ import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.rollback.RevisionRestorer;
 import dev.stallwatch.rollback.RollbackTarget;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -25,14 +26,14 @@ class SeedStallLifecycleIT {
   // rescheduling itself for the instant the node crosses stall-after, not from old timestamps.
   private static final Duration STALL_AFTER = Duration.ofSeconds(3);
 
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private StallwatchOperator operator;
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster();
+    cluster = new TestApiServer();
   }
 
   @AfterEach
@@ -48,14 +49,14 @@ class SeedStallLifecycleIT {
         new OperatorSettings(Set.of(), STALL_AFTER, Duration.ofHours(24), 0, false, null);
     operator =
         StallwatchOperator.start(
-            cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
+            cluster.client(), settings, registry, StallwatchOperator.Timing.REAL);
   }
 
   @Test
   void anUnpullableImageBecomesARolloutStallAMetricAndAnEventThenARollbackResolvesIt() {
-    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+    DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
     DaemonSetFixture rollout =
-        DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+        DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
             .stalledOnFirstNode();
     startOperator();
 
@@ -125,14 +126,14 @@ class SeedStallLifecycleIT {
 
   @Test
   void stallwatchUndoResolvesTheStallAndIsRecordedOnIt() {
-    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
-    DaemonSetFixture.seed(cluster.client, NS, NAME, Instant.now().minusSeconds(600))
+    DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+    DaemonSetFixture.seed(cluster.client(), NS, NAME, Instant.now().minusSeconds(600))
         .stalledOnFirstNode();
     startOperator();
     await().atMost(Duration.ofSeconds(20)).until(() -> cluster.active(NS), s -> s != null);
 
     Instant undoneAt = Instant.now();
-    new RevisionRestorer(cluster.client)
+    new RevisionRestorer(cluster.client())
         .rollback(NS, NAME, RollbackTarget.previous(), false, "stallwatch undo", undoneAt);
 
     await()
@@ -158,6 +159,6 @@ class SeedStallLifecycleIT {
   }
 
   private RolloutStall stall(String name) {
-    return cluster.client.resources(RolloutStall.class).inNamespace(NS).withName(name).get();
+    return cluster.client().resources(RolloutStall.class).inNamespace(NS).withName(name).get();
   }
 }

@@ -1,15 +1,14 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.sim.Scenarios;
 import dev.stallwatch.sim.SimClock;
 import dev.stallwatch.sim.SimulatedCluster;
+import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +24,7 @@ final class SimulatedRun implements AutoCloseable {
   static final String DS = Scenarios.DAEMON_SET;
   static final Duration STEP = Duration.ofSeconds(5);
 
-  final EmbeddedApiServer api;
+  final TestApiServer api;
   final SimulatedCluster sim;
   final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final VirtualTime time = new VirtualTime(NS, DS);
@@ -33,7 +32,7 @@ final class SimulatedRun implements AutoCloseable {
 
   private SimulatedRun(String scenario, OperatorSettings settings) {
     SimClock clock = time.clock;
-    api = new EmbeddedApiServer(clock, Path.of("crd")).start();
+    api = new TestApiServer(clock);
     sim = SimulatedCluster.install(api.client(), Scenarios.named(scenario), clock);
     // Virtual time moves only when the test advances it; the operator re-checks often.
     operator =

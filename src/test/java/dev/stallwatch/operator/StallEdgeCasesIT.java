@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -23,14 +24,14 @@ class StallEdgeCasesIT {
   private static final Duration STALL_AFTER = Duration.ofSeconds(2);
   private static final Duration WAIT = Duration.ofSeconds(30);
 
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private StallwatchOperator operator;
   private PrometheusMeterRegistry registry;
 
   @BeforeEach
   void start() {
-    cluster = new TestingCluster();
-    DaemonSetFixture.seed(cluster.client, Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
+    cluster = new TestApiServer();
+    DaemonSetFixture.seed(cluster.client(), Seed.NS, Seed.DS, Instant.now()).nodes(Seed.NODES);
   }
 
   @AfterEach
@@ -47,11 +48,11 @@ class StallEdgeCasesIT {
         new OperatorSettings(Set.of(), STALL_AFTER, Duration.ofHours(24), 0, false, null);
     operator =
         StallwatchOperator.start(
-            cluster.client, settings, registry, StallwatchOperator.Timing.REAL);
+            cluster.client(), settings, registry, StallwatchOperator.Timing.REAL);
   }
 
   private DaemonSetFixture stalled(String namespace, String name) {
-    return DaemonSetFixture.seed(cluster.client, namespace, name, Instant.now())
+    return DaemonSetFixture.seed(cluster.client(), namespace, name, Instant.now())
         .stalledOnFirstNode();
   }
 
@@ -59,14 +60,14 @@ class StallEdgeCasesIT {
   void aNodeTheControllerCannotCreateAPodOnIsExplainedByItsFailedCreateEvent() {
     DaemonSetFixture rollout =
         DaemonSetFixture.seed(
-                cluster.client, "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
+                cluster.client(), "gpu-operator", "toolkit", Instant.now().minusSeconds(600))
             .stalledOnFirstNode();
-    cluster.client.pods().inNamespace("gpu-operator").withName("toolkit-gpu-node-1").delete();
+    cluster.client().pods().inNamespace("gpu-operator").withName("toolkit-gpu-node-1").delete();
     DaemonSet ds =
-        cluster.client.apps().daemonSets().inNamespace("gpu-operator").withName("toolkit").get();
+        cluster.client().apps().daemonSets().inNamespace("gpu-operator").withName("toolkit").get();
     String quota = "Error creating: pods \"toolkit-x\" is forbidden: exceeded quota: gpu-quota";
     cluster
-        .client
+        .client()
         .v1()
         .events()
         .inNamespace("gpu-operator")
@@ -110,7 +111,7 @@ class StallEdgeCasesIT {
     RolloutStall stall =
         await().atMost(WAIT).until(() -> cluster.active("gpu-operator"), s -> s != null);
 
-    cluster.client.nodes().withName("gpu-node-1").delete();
+    cluster.client().nodes().withName("gpu-node-1").delete();
 
     await()
         .atMost(WAIT)
@@ -165,7 +166,7 @@ class StallEdgeCasesIT {
         .atMost(WAIT)
         .untilAsserted(() -> assertThat(registry.scrape()).contains("daemonset=\"toolkit\""));
 
-    cluster.client.apps().daemonSets().inNamespace("gpu-operator").withName("toolkit").delete();
+    cluster.client().apps().daemonSets().inNamespace("gpu-operator").withName("toolkit").delete();
 
     await()
         .atMost(WAIT)
@@ -225,7 +226,7 @@ class StallEdgeCasesIT {
             .endTemplate()
             .endSpec()
             .build();
-    cluster.client.resource(broken).create();
+    cluster.client().resource(broken).create();
     stalled("gpu-operator", "toolkit");
     startOperator();
 

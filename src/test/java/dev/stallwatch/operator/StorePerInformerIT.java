@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -21,16 +22,16 @@ import org.junit.jupiter.api.Test;
 class StorePerInformerIT {
   private static final List<String> NAMESPACES = List.of("team-a", "team-b", "team-c");
 
-  private TestingCluster cluster;
+  private TestApiServer cluster;
   private final List<SharedIndexInformer<ConfigMap>> informers = new ArrayList<>();
 
   @BeforeEach
   void objects() {
-    cluster = new TestingCluster();
+    cluster = new TestApiServer();
     for (String ns : NAMESPACES) {
       for (String name : List.of("one", "two")) {
         cluster
-            .client
+            .client()
             .configMaps()
             .inNamespace(ns)
             .resource(
@@ -55,7 +56,7 @@ class StorePerInformerIT {
   private void listEach(Function<String, ItemStore<ConfigMap>> storeFor) throws Exception {
     for (String ns : NAMESPACES) {
       SharedIndexInformer<ConfigMap> informer =
-          cluster.client.configMaps().inNamespace(ns).runnableInformer(0);
+          cluster.client().configMaps().inNamespace(ns).runnableInformer(0);
       informer.itemStore(storeFor.apply(ns));
       informers.add(informer);
       informer.start().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -97,7 +98,7 @@ class StorePerInformerIT {
     assertThat(shared.get("team-b/one")).isNotNull();
 
     // A deletion reaches only its own namespace's informer.
-    cluster.client.configMaps().inNamespace("team-b").withName("one").delete();
+    cluster.client().configMaps().inNamespace("team-b").withName("one").delete();
     await(() -> shared.size() == 5);
     assertThat(partitions.get(1).keySet()).containsExactly("team-b/two");
     assertThat(partitions.get(0).size()).isEqualTo(2);

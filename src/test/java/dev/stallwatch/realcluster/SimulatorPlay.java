@@ -1,19 +1,18 @@
 package dev.stallwatch.realcluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.sim.Scenario;
 import dev.stallwatch.sim.SimClock;
 import dev.stallwatch.sim.SimulatedCluster;
+import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -57,7 +56,7 @@ final class SimulatorPlay {
     String ns = ds0.getMetadata().getNamespace();
     String name = ds0.getMetadata().getName();
     SimClock clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
-    try (EmbeddedApiServer api = new EmbeddedApiServer(clock, Path.of("crd")).start()) {
+    try (TestApiServer api = new TestApiServer(clock)) {
       KubernetesClient client = api.client();
       SimulatedCluster cluster = SimulatedCluster.install(client, scenario, clock);
       cluster.runFor(lastEvent(scenario).plus(JUDGED_AFTER), STEP);

@@ -2,6 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
 /** Kubelet admission, scheduling, node loss and strategies, end to end on the mock API server. */
 class ControlPlaneBehaviourIT {
 
-  final MockApiServer api = new MockApiServer();
+  final TestApiServer api = new TestApiServer();
   final SimClock clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
 
   @AfterEach
@@ -25,15 +26,15 @@ class ControlPlaneBehaviourIT {
   }
 
   SimulatedCluster install(Scenario s) {
-    return SimulatedCluster.install(api.client, s, clock);
+    return SimulatedCluster.install(api.client(), s, clock);
   }
 
   List<Pod> pods(String ns) {
-    return api.client.pods().inNamespace(ns).list().getItems();
+    return api.client().pods().inNamespace(ns).list().getItems();
   }
 
   DaemonSet ds(String ns, String name) {
-    return api.client.apps().daemonSets().inNamespace(ns).withName(name).get();
+    return api.client().apps().daemonSets().inNamespace(ns).withName(name).get();
   }
 
   @Test
@@ -99,7 +100,7 @@ class ControlPlaneBehaviourIT {
         .startsWith(
             "0/3 nodes are available: 1 node(s) didn't have free ports for the requested pod"
                 + " ports, 2 node(s) didn't satisfy plugin(s) [NodeAffinity].");
-    api.client.pods().inNamespace("monitoring").withName("dcgm-exporter-debug").delete();
+    api.client().pods().inNamespace("monitoring").withName("dcgm-exporter-debug").delete();
     c.runFor(Duration.ofMinutes(2), Duration.ofSeconds(15));
     assertThat(
             ds(Scenarios.NAMESPACE, Scenarios.DAEMON_SET).getStatus().getUpdatedNumberScheduled())
@@ -126,7 +127,7 @@ class ControlPlaneBehaviourIT {
         .isEqualTo(2);
 
     Instant created = clock.instant();
-    api.client
+    api.client()
         .configMaps()
         .inNamespace(Scenarios.NAMESPACE)
         .resource(
@@ -139,7 +140,7 @@ class ControlPlaneBehaviourIT {
         .create();
     c.runFor(Duration.ofSeconds(15), Duration.ofSeconds(15));
     Pod started =
-        api.client
+        api.client()
             .pods()
             .inNamespace(Scenarios.NAMESPACE)
             .withName(creating.getMetadata().getName())
@@ -165,7 +166,7 @@ class ControlPlaneBehaviourIT {
   void aPodOnAnUnreachableNodeStaysTerminatingAndHoldsTheUnavailableBudget() {
     SimulatedCluster c = install(Scenarios.named("node-unreachable"));
     c.runFor(Duration.ofMinutes(6), Duration.ofSeconds(15));
-    var node3 = api.client.nodes().withName("gpu-node-3").get();
+    var node3 = api.client().nodes().withName("gpu-node-3").get();
     assertThat(node3.getSpec().getTaints())
         .extracting(t -> t.getKey() + ":" + t.getEffect())
         .containsExactlyInAnyOrder(
@@ -205,7 +206,7 @@ class ControlPlaneBehaviourIT {
         .extracting(p -> p.getSpec().getContainers().get(0).getImage())
         .containsOnly("agent:1");
     Pod one = pods("ops").get(0);
-    api.client.resource(one).delete();
+    api.client().resource(one).delete();
     c.runFor(Duration.ofSeconds(30), Duration.ofSeconds(10));
     assertThat(pods("ops"))
         .extracting(p -> p.getSpec().getContainers().get(0).getImage())

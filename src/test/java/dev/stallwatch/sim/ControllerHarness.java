@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollout.MetadataKeys;
+import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodStatus;
@@ -27,7 +28,7 @@ final class ControllerHarness implements AutoCloseable {
 
   static final String NS = "default";
 
-  final MockApiServer api = new MockApiServer();
+  final TestApiServer api = new TestApiServer();
   final SimClock clock;
   final DaemonSetController controller;
   private final TemplateGenerationKeeper keeper;
@@ -36,11 +37,11 @@ final class ControllerHarness implements AutoCloseable {
 
   ControllerHarness(int nodes, Instant start) {
     clock = SimClock.virtual(start);
-    controller = new DaemonSetController(api.client, clock, 7);
-    keeper = new TemplateGenerationKeeper(api.client);
-    checks.add(h -> StatusAgreement.assertAgrees(h.api.client, h.clock.instant()));
+    controller = new DaemonSetController(api.client(), clock, 7);
+    keeper = new TemplateGenerationKeeper(api.client());
+    checks.add(h -> StatusAgreement.assertAgrees(h.api.client(), h.clock.instant()));
     for (int i = 0; i < nodes; i++) {
-      api.client.resource(ScenarioObjects.node("node-" + i, 0)).create();
+      api.client().resource(ScenarioObjects.node("node-" + i, 0)).create();
     }
   }
 
@@ -58,15 +59,15 @@ final class ControllerHarness implements AutoCloseable {
 
   void create(DaemonSet ds) {
     name = ds.getMetadata().getName();
-    api.client.resource(ds).create();
+    api.client().resource(ds).create();
   }
 
   DaemonSet daemonSet() {
-    return api.client.apps().daemonSets().inNamespace(NS).withName(name).get();
+    return api.client().apps().daemonSets().inNamespace(NS).withName(name).get();
   }
 
   void edit(Consumer<DaemonSet> change) {
-    api.client
+    api.client()
         .apps()
         .daemonSets()
         .inNamespace(NS)
@@ -94,14 +95,14 @@ final class ControllerHarness implements AutoCloseable {
   }
 
   List<Pod> pods() {
-    return api.client.pods().inNamespace(NS).list().getItems().stream()
+    return api.client().pods().inNamespace(NS).list().getItems().stream()
         .sorted(Comparator.comparing(p -> p.getMetadata().getName()))
         .toList();
   }
 
   String currentHash() {
     DaemonSet ds = daemonSet();
-    return new ControllerRevisions(api.client)
+    return new ControllerRevisions(api.client())
         .owned(ds).stream()
             .filter(r -> PodTemplates.matches(ds.getSpec().getTemplate(), r.getData()))
             .findFirst()
@@ -142,7 +143,7 @@ final class ControllerHarness implements AutoCloseable {
                   ready ? "True" : "False",
                   "Ready")));
       pod.setStatus(status);
-      api.client.resource(pod).updateStatus();
+      api.client().resource(pod).updateStatus();
       left--;
     }
     if (count != Integer.MAX_VALUE) {

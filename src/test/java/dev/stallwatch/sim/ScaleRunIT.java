@@ -2,6 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.lang.management.ManagementFactory;
@@ -32,7 +33,7 @@ class ScaleRunIT {
   @Test
   void aThousandNodesWithThreeDaemonSetsCompleteAHealthyRollout() {
     long t0 = System.nanoTime();
-    try (MockApiServer api = new MockApiServer()) {
+    try (TestApiServer api = new TestApiServer()) {
       Scenario.Builder b = Scenario.builder("scale", NODES + " nodes x 3 DaemonSets");
       for (int i = 0; i < NODES; i++) {
         b.node(ScenarioObjects.node(String.format("node-%04d", i), 0));
@@ -48,7 +49,7 @@ class ScaleRunIT {
       }
       SimulatedCluster c =
           SimulatedCluster.install(
-              api.client,
+              api.client(),
               b.build(),
               SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS)));
       Duration step = Duration.ofSeconds(10);
@@ -76,7 +77,7 @@ class ScaleRunIT {
               + " rollout simulated=%s total wall=%.1fs heap after GC=%d MiB peak heap (sum of pool"
               + " peaks)=%d MiB max heap=%d MiB%n",
           NODES,
-          api.client.pods().inNamespace(NS).list().getItems().size(),
+          api.client().pods().inNamespace(NS).list().getItems().size(),
           (placedAt - t0) / 1e9,
           (doneAt - placedAt) / 1e9,
           Duration.between(simStart, c.clock().instant()),
@@ -87,8 +88,8 @@ class ScaleRunIT {
     }
   }
 
-  static boolean allAvailable(MockApiServer api, String name, int nodes, boolean updated) {
-    var s = api.client.apps().daemonSets().inNamespace(NS).withName(name).get().getStatus();
+  static boolean allAvailable(TestApiServer api, String name, int nodes, boolean updated) {
+    var s = api.client().apps().daemonSets().inNamespace(NS).withName(name).get().getStatus();
     if (s == null || s.getNumberAvailable() == null) {
       return false;
     }

@@ -10,6 +10,7 @@ import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutVerdict;
+import dev.stallwatch.testcluster.TestApiServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -53,11 +54,11 @@ class ScenariosIT {
     return RolloutAnalyzer.analyze(snapshot, c.clock().instant(), AnalyzerSettings.DEFAULTS);
   }
 
-  static SimulatedCluster runChecked(MockApiServer api, String name, Duration howLong) {
-    SimulatedCluster c = SimulatedCluster.install(api.client, Scenarios.named(name), clock());
+  static SimulatedCluster runChecked(TestApiServer api, String name, Duration howLong) {
+    SimulatedCluster c = SimulatedCluster.install(api.client(), Scenarios.named(name), clock());
     c.runUntil(
         () -> {
-          StatusAgreement.assertAgrees(api.client, c.clock().instant());
+          StatusAgreement.assertAgrees(api.client(), c.clock().instant());
           return false;
         },
         STEP,
@@ -80,7 +81,7 @@ class ScenariosIT {
     "container-creating-forever, Stalled, Unknown, gpu-node-1",
   })
   void aStallScenarioEndsAsItsStorySays(String name, Phase phase, Cause cause, String nodes) {
-    try (MockApiServer api = new MockApiServer()) {
+    try (TestApiServer api = new TestApiServer()) {
       SimulatedCluster c = runChecked(api, name, Duration.ofMinutes(8));
       RolloutVerdict v = verdict(c);
       assertThat(v.phase()).as(v.message()).isEqualTo(phase);
@@ -91,7 +92,7 @@ class ScenariosIT {
 
   @Test
   void aHostPortConflictIsUnschedulableInTheSchedulersWordsNotAShortage() {
-    try (MockApiServer api = new MockApiServer()) {
+    try (TestApiServer api = new TestApiServer()) {
       RolloutVerdict v = verdict(runChecked(api, "host-port-conflict", Duration.ofMinutes(8)));
       assertThat(v.reason()).isEqualTo("Unschedulable");
       assertThat(v.message())
@@ -106,7 +107,7 @@ class ScenariosIT {
 
   @Test
   void aPodWhoseVolumeNeverMountsStaysContainerCreatingAndNoRuleExplainsIt() {
-    try (MockApiServer api = new MockApiServer()) {
+    try (TestApiServer api = new TestApiServer()) {
       RolloutVerdict v =
           verdict(runChecked(api, "container-creating-forever", Duration.ofMinutes(8)));
       assertThat(v.reason()).isEqualTo("ContainerCreating");
@@ -120,13 +121,13 @@ class ScenariosIT {
   @Test
   void aScenarioReplaysTheNodeOrderARealControllerPicked() {
     // Upstream takes candidates in a Go map's order; the demo takes them by name.
-    try (MockApiServer api = new MockApiServer()) {
+    try (TestApiServer api = new TestApiServer()) {
       Scenario replay =
           Scenarios.named("host-port-conflict").withUpdateOrder(List.of("gpu-node-3"));
-      SimulatedCluster c = SimulatedCluster.install(api.client, replay, clock());
+      SimulatedCluster c = SimulatedCluster.install(api.client(), replay, clock());
       c.runUntil(
           () -> {
-            StatusAgreement.assertAgrees(api.client, c.clock().instant());
+            StatusAgreement.assertAgrees(api.client(), c.clock().instant());
             return false;
           },
           STEP,
@@ -141,7 +142,7 @@ class ScenariosIT {
 
   @Test
   void aHealthyRolloutCompletes() {
-    try (MockApiServer api = new MockApiServer()) {
+    try (TestApiServer api = new TestApiServer()) {
       SimulatedCluster c = runChecked(api, "healthy-rollout", Duration.ofMinutes(4));
       RolloutVerdict v = verdict(c);
       assertThat(v.phase()).as(v.message()).isEqualTo(Phase.Complete);
@@ -151,12 +152,12 @@ class ScenariosIT {
 
   @Test
   void aRollbackReusesTheOldRevisionWithANewNumberAndConverges() {
-    try (MockApiServer api = new MockApiServer()) {
+    try (TestApiServer api = new TestApiServer()) {
       SimulatedCluster c = runChecked(api, "rollback", Duration.ofMinutes(12));
       RolloutVerdict v = verdict(c);
       assertThat(v.phase()).as(v.message()).isEqualTo(Phase.Complete);
       var revisions =
-          api.client
+          api.client()
               .apps()
               .controllerRevisions()
               .inNamespace(Scenarios.NAMESPACE)
@@ -176,7 +177,7 @@ class ScenariosIT {
               .findFirst()
               .orElseThrow();
       assertThat(old.getRevision()).isEqualTo(3L);
-      assertThat(api.client.pods().inNamespace(Scenarios.NAMESPACE).list().getItems())
+      assertThat(api.client().pods().inNamespace(Scenarios.NAMESPACE).list().getItems())
           .allSatisfy(
               p ->
                   assertThat(p.getSpec().getContainers().get(0).getImage())

@@ -2,6 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.time.Duration;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class SimulatedClusterIT {
 
   static final Instant T0 = Instant.parse("2026-12-02T10:00:00Z");
-  final MockApiServer api = new MockApiServer();
+  final TestApiServer api = new TestApiServer();
 
   @AfterEach
   void close() {
@@ -21,7 +22,7 @@ class SimulatedClusterIT {
   }
 
   DaemonSet toolkit() {
-    return api.client
+    return api.client()
         .apps()
         .daemonSets()
         .inNamespace(Scenarios.NAMESPACE)
@@ -30,14 +31,14 @@ class SimulatedClusterIT {
   }
 
   List<Pod> pods() {
-    return api.client.pods().inNamespace(Scenarios.NAMESPACE).list().getItems();
+    return api.client().pods().inNamespace(Scenarios.NAMESPACE).list().getItems();
   }
 
   @Test
   void aHealthyRolloutEndsWithEveryNodeOnTheNewRevision() {
     SimulatedCluster c =
         SimulatedCluster.install(
-            api.client, Scenarios.named("healthy-rollout"), SimClock.virtual(T0));
+            api.client(), Scenarios.named("healthy-rollout"), SimClock.virtual(T0));
     c.runFor(Duration.ofSeconds(50), Duration.ofSeconds(5));
     var status = toolkit().getStatus();
     assertThat(status.getDesiredNumberScheduled()).isEqualTo(3);
@@ -51,7 +52,7 @@ class SimulatedClusterIT {
         .extracting(p -> p.getSpec().getContainers().get(0).getImage())
         .containsOnly(Scenarios.REPO + Scenarios.NEW_TAG);
     assertThat(
-            api.client
+            api.client()
                 .apps()
                 .controllerRevisions()
                 .inNamespace(Scenarios.NAMESPACE)
@@ -64,7 +65,7 @@ class SimulatedClusterIT {
   @Test
   void theSeedStoryStopsOnOneNodeWithImagePullBackOff() {
     SimulatedCluster c =
-        SimulatedCluster.install(api.client, Scenarios.named("seed-story"), SimClock.virtual(T0));
+        SimulatedCluster.install(api.client(), Scenarios.named("seed-story"), SimClock.virtual(T0));
     c.runFor(Duration.ofMinutes(6), Duration.ofSeconds(5));
     var status = toolkit().getStatus();
     assertThat(status.getDesiredNumberScheduled()).isEqualTo(3);

@@ -2,8 +2,7 @@ package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.cluster.EmbeddedApiServer;
-import java.nio.file.Path;
+import dev.stallwatch.testcluster.TestApiServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -15,7 +14,7 @@ class SimulatorOnEmbeddedApiServerIT {
   @Test
   void theSeedStoryShowsTheCalmStalledLineOnTheEmbeddedApiServer() {
     SimClock clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
-    try (EmbeddedApiServer server = new EmbeddedApiServer(clock, Path.of("crd")).start()) {
+    try (TestApiServer server = new TestApiServer(clock)) {
       SimulatedCluster cluster =
           SimulatedCluster.install(server.client(), Scenarios.named("seed-story"), clock);
       cluster.runFor(Duration.ofMinutes(7), Duration.ofSeconds(15));

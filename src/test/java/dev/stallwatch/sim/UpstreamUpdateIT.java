@@ -214,7 +214,7 @@ class UpstreamUpdateIT {
     h.markPodsReady();
     // node-0 gets a taint the new template does not tolerate, in the same change as a new image
     h.api
-        .client
+        .client()
         .nodes()
         .withName("node-0")
         .edit(

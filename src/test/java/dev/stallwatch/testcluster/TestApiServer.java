@@ -1,6 +1,9 @@
 package dev.stallwatch.testcluster;
 
 import dev.stallwatch.cluster.EmbeddedApiServer;
+import dev.stallwatch.crd.RolloutStall;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.io.IOException;
@@ -8,12 +11,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The embedded API server ({@link EmbeddedApiServer}: fabric8's mock in CRUD mode, with discovery,
- * so kubectl works too) started for one test, plus a kubeconfig with two contexts that points the
- * CLI at it. Fault injection goes through {@link #mockServer()}.
+ * so kubectl works too) started for one test with the RolloutStall CRD preloaded, plus a kubeconfig
+ * with two contexts that points the CLI at it, and the reads tests make of what the operator wrote.
+ * The one wrapper every embedded-tier test starts its server through (only the server's own tests
+ * construct {@link EmbeddedApiServer} directly). Fault injection goes through {@link
+ * #mockServer()}.
  */
 public final class TestApiServer implements AutoCloseable {
 
@@ -29,8 +36,40 @@ public final class TestApiServer implements AutoCloseable {
     server = new EmbeddedApiServer(clock, Path.of("crd")).start();
   }
 
+  /** The server's shared client. */
   public KubernetesClient client() {
     return server.client();
+  }
+
+  /** A client of its own (an operator under test closes its client when it stops). */
+  public KubernetesClient newClient() {
+    return server.newClient();
+  }
+
+  /** Serves {@code crd}'s resources from now on (as creating it on an API server does). */
+  public void loadCrd(CustomResourceDefinition crd) {
+    server.loadCrd(crd);
+  }
+
+  /** The RolloutStalls in {@code namespace}. */
+  public List<RolloutStall> stalls(String namespace) {
+    return client().resources(RolloutStall.class).inNamespace(namespace).list().getItems();
+  }
+
+  /** The namespace's Active stall, or null. */
+  public RolloutStall active(String namespace) {
+    return stalls(namespace).stream()
+        .filter(s -> s.getStatus() != null && s.getStatus().active())
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** The Events with {@code reason} about the object {@code name} in {@code namespace}. */
+  public List<Event> events(String namespace, String name, String reason) {
+    return client().v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(e -> reason.equals(e.getReason()))
+        .filter(e -> name.equals(e.getInvolvedObject().getName()))
+        .toList();
   }
 
   /** For fault injection: {@code mockServer().expect()…} answers before the CRUD store. */
