@@ -125,9 +125,14 @@ class StallEdgeCasesIT {
               assertThat(now.getStatus().phase()).isEqualTo("Resolved");
               assertThat(now.getStatus().conditions().get(0).getReason()).isEqualTo("NodeRemoved");
             });
-    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.RESOLVED))
-        .singleElement()
-        .satisfies(e -> assertThat(e.getMessage()).contains("stalled on was deleted"));
+    // The Event follows the status write that resolved the stall: wait for it as well.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.RESOLVED))
+                    .singleElement()
+                    .satisfies(e -> assertThat(e.getMessage()).contains("stalled on was deleted")));
   }
 
   @Test
