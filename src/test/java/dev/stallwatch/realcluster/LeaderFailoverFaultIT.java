@@ -260,10 +260,16 @@ class LeaderFailoverFaultIT {
   }
 
   /** When the first line of {@code log} containing {@code text} was logged. */
+  /**
+   * When the first log line with {@code text} was written. Lines without a time of their own are
+   * skipped: the process's one-line {@code error:} on stderr says the same words, and the two
+   * streams interleave in any order.
+   */
   private static Instant logged(String log, String text) {
     return log.lines()
         .filter(l -> l.contains(text))
         .map(LeaderFailoverFaultIT::instantOf)
+        .filter(at -> !at.equals(Instant.EPOCH))
         .findFirst()
         .orElseThrow(() -> new AssertionError("no line with \"" + text + "\" in:\n" + log));
   }
@@ -272,7 +278,7 @@ class LeaderFailoverFaultIT {
     try {
       return Instant.parse(line.substring(0, line.indexOf(' ')));
     } catch (RuntimeException e) {
-      return Instant.EPOCH; // a continuation line (stack trace)
+      return Instant.EPOCH; // a line without a time: a stack trace's, or stderr's one line
     }
   }
 
