@@ -259,7 +259,6 @@ class LeaderFailoverFaultIT {
     return p;
   }
 
-  /** When the first line of {@code log} containing {@code text} was logged. */
   /**
    * When the first log line with {@code text} was written. Lines without a time of their own are
    * skipped: the process's one-line {@code error:} on stderr says the same words, and the two
