@@ -39,7 +39,7 @@ import _ "helm.sh/helm/v4/cmd/helm"
 GO
   go mod tidy -e
   go build -trimpath -o "$dir/bin.partial/helm" \
-    -ldflags "-X helm.sh/helm/v4/internal/version.version=${HELM_VERSION}" \
+    -ldflags "-s -w -X helm.sh/helm/v4/internal/version.version=${HELM_VERSION}" \
     helm.sh/helm/v4/cmd/helm
 }
 export CGO_ENABLED=0 GOTOOLCHAIN=local GOFLAGS="${GOFLAGS:-} -mod=mod"

@@ -36,7 +36,7 @@ build() {
   src=$(python3 -c 'import json,sys; print(json.load(open("download.json"))["Dir"])')
   cp -r "$src" module; chmod -R u+w module
   cd module
-  go build -trimpath -o "$dir/out.partial/kruise-manager" .
+  go build -trimpath -ldflags "-s -w" -o "$dir/out.partial/kruise-manager" .
   mkdir -p "$dir/out.partial/crd" "$dir/out.partial/webhook"
   cp config/crd/bases/*.yaml "$dir/out.partial/crd/"
   cp config/webhook/manifests.yaml "$dir/out.partial/webhook/"

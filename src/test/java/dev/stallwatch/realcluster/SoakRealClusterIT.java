@@ -28,13 +28,13 @@ import org.junit.jupiter.api.Test;
  * every broken revision has exactly one RolloutStall and one Event (Events live an hour) and no
  * healthy one has any.
  *
- * <p>CI runs {@code PT5M} over 30 nodes; the documented long run is {@code -Dstallwatch.soak=PT2H
+ * <p>CI runs {@code PT3M} over 30 nodes; the documented long run is {@code -Dstallwatch.soak=PT2H
  * -Dstallwatch.soak.nodes=200 -Dfailsafe.forkTimeout=9000} (the IT fork's default limit is an
  * hour), which writes its samples into docs/reliability.md ("Soak").
  */
 @NativeHelm
 class SoakRealClusterIT {
-  static final Duration SOAK = Duration.parse(System.getProperty("stallwatch.soak", "PT5M"));
+  static final Duration SOAK = Duration.parse(System.getProperty("stallwatch.soak", "PT3M"));
   static final int NODES = Integer.getInteger("stallwatch.soak.nodes", 30);
   static final int DAEMONSETS = 20;
   static final boolean LONG = SOAK.compareTo(Duration.ofMinutes(30)) >= 0;
