@@ -130,6 +130,7 @@ class ChartRealClusterIT {
 
   /** prometheus-operator's ServiceMonitor and PrometheusRule CRDs, at the pinned version. */
   private static void installPrometheusOperatorCrds() {
+    ToolBuilds.await("prometheus-operator-crds.sh");
     Path dir =
         RealCluster.cached(
             "prometheus-operator-crds-" + RealCluster.pinned("PROMETHEUS_OPERATOR_VERSION"));

@@ -73,6 +73,7 @@ final class KruiseManager implements AutoCloseable {
 
   /** The folder kruise-build.sh caches for the pinned version, or null when it is not built. */
   static Path built() {
+    ToolBuilds.await("kruise-build.sh");
     Path dir = RealCluster.cached("kruise-" + version());
     return Files.isExecutable(dir.resolve("bin/kruise-manager"))
             && Files.isRegularFile(dir.resolve("crd").resolve(DAEMONSET_CRD))

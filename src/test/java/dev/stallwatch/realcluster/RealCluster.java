@@ -51,6 +51,7 @@ public final class RealCluster
     if (given != null && !given.isBlank()) {
       bin = Path.of(given);
     } else {
+      ToolBuilds.await("build.sh");
       bin =
           cached(
                   "k8s-%s_etcd-%s_kwok-%s"
@@ -102,6 +103,7 @@ public final class RealCluster
    * by version: a second run only checks it) and returns the path it prints on its last line.
    */
   static Path builtBy(String script, String... args) {
+    ToolBuilds.await(script);
     List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve(script).toString()));
     command.addAll(List.of(args));
     String output = Result.run(command, Map.of(), Duration.ofMinutes(20)).ok().output();
