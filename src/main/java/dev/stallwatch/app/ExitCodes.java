@@ -32,7 +32,10 @@ public final class ExitCodes {
   /** One exit code of a command and when it is given ({@code \n}: the help wraps there). */
   public record Code(int code, String when) {}
 
-  /** Every command's exit codes: the one table its help footer, its tests and the README follow. */
+  /**
+   * Every command's exit codes: the one table its help footer, its tests and docs/reference/cli.md
+   * follow.
+   */
   public static final Map<String, List<Code>> TABLE =
       Map.of(
           "diagnose",

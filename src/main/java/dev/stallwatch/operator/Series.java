@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * Every series the operator exports, in one place: the meter name the code registers, its kind, its
- * help text and its labels. The README's metrics table lists exactly these, and the dashboard and
- * the alert rules query nothing else ({@code MetricsContractTest}); adding a series means a
+ * help text and its labels. The metrics reference's table lists exactly these, and the dashboard
+ * and the alert rules query nothing else ({@code MetricsContractTest}); adding a series means a
  * constant here, the code that feeds it, and a row in that table.
  */
 public enum Series {
@@ -137,8 +137,8 @@ public enum Series {
   }
 
   /**
-   * Its labels, in the order the README names them; {@link #ROLLOUT_STALLED} adds one {@code
-   * label_<key>} per allowlisted DaemonSet label ({@link RoutingLabels}).
+   * Its labels, in the order docs/reference/metrics.md names them; {@link #ROLLOUT_STALLED} adds
+   * one {@code label_<key>} per allowlisted DaemonSet label ({@link RoutingLabels}).
    */
   public List<String> labels() {
     return labels;

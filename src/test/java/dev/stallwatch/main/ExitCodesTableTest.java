@@ -9,7 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** Each command's exit codes come from one table, in its help, its handlers and the README. */
+/**
+ * Each command's exit codes come from one table, in its help, its handlers and the CLI reference.
+ */
 class ExitCodesTableTest {
 
   @Test
@@ -60,11 +62,11 @@ class ExitCodesTableTest {
             });
   }
 
-  /** The README's exit-code table has a cell for exactly the codes of each command's row. */
+  /** The CLI reference's exit-code table has a cell for exactly the codes of each command's row. */
   @Test
-  void theReadmeTableGivesEachCommandsCodes() throws Exception {
+  void theReferenceTableGivesEachCommandsCodes() throws Exception {
     List<String> rows =
-        Files.readAllLines(Path.of("README.md")).stream()
+        Files.readAllLines(Path.of("docs/reference/cli.md")).stream()
             .filter(l -> l.startsWith("| `") && l.chars().filter(c -> c == '|').count() == 6)
             .toList();
     for (String command : ExitCodes.TABLE.keySet()) {
@@ -72,7 +74,10 @@ class ExitCodesTableTest {
           rows.stream()
               .filter(r -> r.startsWith("| `" + command + "` |"))
               .findFirst()
-              .orElseThrow(() -> new AssertionError("no README exit-code row for " + command));
+              .orElseThrow(
+                  () ->
+                      new AssertionError(
+                          "no exit-code row in docs/reference/cli.md for " + command));
       String[] cells = row.split("\\|");
       java.util.Set<Integer> documented = new java.util.TreeSet<>();
       for (int code = 0; code <= 3; code++) {

@@ -24,12 +24,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One list of series ({@link Series}) and everything that names them agreeing with it: what the
- * operator's code exports (names and labels, from a scrape with every series fed), the README's
+ * operator's code exports (names and labels, from a scrape with every series fed), the reference's
  * metrics table, the Grafana dashboard (both copies) and the alert rules (both copies).
  */
 class MetricsContractTest {
   private static final Pattern NAME = Pattern.compile("\\bstallwatch_[a-z_]+");
-  private static final Pattern README_ROW =
+  private static final Path METRICS_DOC = Path.of("docs/reference/metrics.md");
+
+  private static final Pattern METRICS_ROW =
       Pattern.compile("^\\| `(stallwatch_[a-z_]+)(?:\\{([^}]+)})?`");
 
   /** A scrape with every series the operator has fed at least once. */
@@ -98,10 +100,10 @@ class MetricsContractTest {
   }
 
   @Test
-  void theReadmeTableListsEverySeriesWithItsLabels() throws IOException {
+  void theReferenceTableListsEverySeriesWithItsLabels() throws IOException {
     Map<String, List<String>> rows = new TreeMap<>();
-    for (String line : Files.readAllLines(Path.of("README.md"))) {
-      Matcher m = README_ROW.matcher(line);
+    for (String line : Files.readAllLines(METRICS_DOC)) {
+      Matcher m = METRICS_ROW.matcher(line);
       if (m.find()) {
         // Labels by name; a row may show a label's values (revision="old\\|new\\|none").
         String labels = m.group(2) == null ? "" : m.group(2).replaceAll("=\"[^\"]*\"", "");
@@ -112,7 +114,7 @@ class MetricsContractTest {
     for (Series s : Series.values()) {
       listed.put(s.prometheusName(), s.labels());
     }
-    assertThat(rows).as("README.md's metrics table").isEqualTo(listed);
+    assertThat(rows).as(METRICS_DOC + "'s metrics table").isEqualTo(listed);
   }
 
   @Test
