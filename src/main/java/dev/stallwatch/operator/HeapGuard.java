@@ -1,6 +1,8 @@
 package dev.stallwatch.operator;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryNotificationInfo;
 import java.lang.management.MemoryPoolMXBean;
@@ -13,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +27,13 @@ import org.slf4j.LoggerFactory;
  * ({@value #TERMINATION_LOG}), so that {@code kubectl describe pod} shows why the pod restarts: the
  * JVM then ends at its first {@link OutOfMemoryError} ({@code -XX:+ExitOnOutOfMemoryError}, set by
  * the image), without a stack trace mid-list.
+ *
+ * <p>With the serial collector a heap that is nearly full may never run out: each full collection
+ * frees just enough for the next allocations, and the JVM spends all its time collecting (the
+ * parallel collector's overhead limit does not exist here). After {@value #FULL_IN_A_ROW} full
+ * collections in a row that leave the old generation nearly full, the guard says so in one more
+ * line and ends the JVM with the exit code of {@code -XX:+ExitOnOutOfMemoryError} (3), as that
+ * error would.
  */
 final class HeapGuard {
   private static final Logger log = LoggerFactory.getLogger(HeapGuard.class);
@@ -33,6 +43,12 @@ final class HeapGuard {
 
   /** Where Kubernetes reads a container's termination message (its default path). */
   static final String TERMINATION_LOG = "/dev/termination-log";
+
+  /** Full collections in a row that may leave the old generation nearly full before the end. */
+  static final int FULL_IN_A_ROW = 5;
+
+  /** The exit code of {@code -XX:+ExitOnOutOfMemoryError}. */
+  static final int EXIT_CODE = 3;
 
   /** Where the sizing guide is. */
   static final String SIZING = "docs/benchmarks.md#sizing-what-to-give-the-operator";
@@ -78,6 +94,63 @@ final class HeapGuard {
         };
     ((NotificationEmitter) ManagementFactory.getMemoryMXBean())
         .addNotificationListener(listener, null, null);
+    Streak streak = new Streak();
+    NotificationListener afterCollection =
+        (notification, handback) -> {
+          if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+              notification.getType())) {
+            return;
+          }
+          var info =
+              GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+          if (!info.getGcAction().contains("major")) {
+            return;
+          }
+          info.getGcInfo()
+              .getMemoryUsageAfterGc()
+              .forEach(
+                  (pool, usage) -> {
+                    if (isOldGeneration(pool)
+                        && streak.afterFullCollection(usage.getUsed(), usage.getMax())) {
+                      String line = ending(Runtime.getRuntime().maxMemory(), FULL_IN_A_ROW);
+                      log.error(line);
+                      terminationMessage(Path.of(TERMINATION_LOG), line);
+                      System.err.flush();
+                      Runtime.getRuntime().halt(EXIT_CODE);
+                    }
+                  });
+        };
+    for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (collector instanceof NotificationEmitter emitter) {
+        emitter.addNotificationListener(afterCollection, null, null);
+      }
+    }
+  }
+
+  /**
+   * Counts the full collections in a row that left the old generation at least {@value
+   * #NEARLY_FULL_PERCENT} % full; one that leaves it emptier starts the count again.
+   */
+  static final class Streak {
+    private int inARow;
+
+    /** After a full collection that left {@code used} of {@code max} bytes: whether to end now. */
+    synchronized boolean afterFullCollection(long used, long max) {
+      if (max > 0 && used * 100 >= max * NEARLY_FULL_PERCENT) {
+        inARow++;
+      } else {
+        inARow = 0;
+      }
+      return inARow >= FULL_IN_A_ROW;
+    }
+  }
+
+  /** The line before the end: the heap stayed full, the JVM ends. */
+  static String ending(long maxHeap, int collections) {
+    return String.format(
+        "the heap of %d MiB stayed full across %d full collections in a row: the operator ends"
+            + " now (exit %d) rather than spend its time collecting; see %s",
+        maxHeap / (1024 * 1024), collections, EXIT_CODE, SIZING);
   }
 
   /** The old generation of the serial, parallel and G1 collectors. */
