@@ -11,23 +11,24 @@ class HeapGuardTest {
   @Test
   void fullCollectionsInARowThatLeaveTheHeapNearlyFullEndTheOperatorAtTheLastOfThem() {
     HeapGuard.Streak streak = new HeapGuard.Streak();
-    for (int i = 1; i < HeapGuard.FULL_IN_A_ROW; i++) {
-      assertThat(streak.afterFullCollection(FULL, MAX)).as("collection %d", i).isFalse();
-    }
+    allButTheLastDoNotEnd(streak);
     assertThat(streak.afterFullCollection(MAX, MAX)).isTrue();
   }
 
   @Test
   void aCollectionThatFreesTheHeapStartsTheCountAgain() {
     HeapGuard.Streak streak = new HeapGuard.Streak();
-    for (int i = 1; i < HeapGuard.FULL_IN_A_ROW; i++) {
-      streak.afterFullCollection(FULL, MAX);
-    }
+    allButTheLastDoNotEnd(streak);
     assertThat(streak.afterFullCollection(FULL - 1, MAX)).isFalse();
-    for (int i = 1; i < HeapGuard.FULL_IN_A_ROW; i++) {
-      assertThat(streak.afterFullCollection(FULL, MAX)).as("collection %d after", i).isFalse();
-    }
+    allButTheLastDoNotEnd(streak);
     assertThat(streak.afterFullCollection(FULL, MAX)).isTrue();
+  }
+
+  /** {@link HeapGuard#FULL_IN_A_ROW} - 1 nearly full collections, none of which ends it. */
+  private static void allButTheLastDoNotEnd(HeapGuard.Streak streak) {
+    for (int i = 1; i < HeapGuard.FULL_IN_A_ROW; i++) {
+      assertThat(streak.afterFullCollection(FULL, MAX)).as("collection %d", i).isFalse();
+    }
   }
 
   @Test
