@@ -29,7 +29,9 @@ stop_hog() { if [ -n "$hog" ]; then kill "$hog" 2>/dev/null || true; wait "$hog"
 trap stop_hog EXIT INT TERM
 
 export STALLWATCH_REQUIRE_REAL_CLUSTER=true
+# The image first, then the jar: the image profile does not write target/stallwatch.jar.
 ./mvnw -B -q -Pimage -DskipTests package
+./mvnw -B -q -DskipTests package
 for i in $(seq 1 "$runs"); do
   ( while :; do :; done ) &
   hog=$!
