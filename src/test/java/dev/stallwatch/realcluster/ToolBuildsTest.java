@@ -1,5 +1,6 @@
 package dev.stallwatch.realcluster;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,6 +26,29 @@ class ToolBuildsTest {
     Files.createFile(dir.resolve("build.sh.done"));
     assertThatCode(() -> ToolBuilds.await("build.sh", dir, Duration.ofMillis(1)))
         .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aQueuedScriptStillBuildingIsWaitedForUntilItIsDone() throws Exception {
+    Files.createFile(dir.resolve("kruise-build.sh.queued"));
+    Thread build =
+        new Thread(
+            () -> {
+              try {
+                // Usually after the wait has begun; either way await must return, not throw.
+                Thread.sleep(200);
+                Files.createFile(dir.resolve("kruise-build.sh.done"));
+              } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            });
+    build.start();
+    assertThatCode(() -> ToolBuilds.await("kruise-build.sh", dir, Duration.ofMinutes(1)))
+        .doesNotThrowAnyException();
+    build.join();
+    assertThat(dir.resolve("kruise-build.sh.done")).exists();
   }
 
   @Test
