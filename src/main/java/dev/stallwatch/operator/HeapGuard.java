@@ -87,9 +87,7 @@ final class HeapGuard {
           if (MemoryNotificationInfo.MEMORY_COLLECTION_THRESHOLD_EXCEEDED.equals(
                   notification.getType())
               && told.compareAndSet(false, true)) {
-            String line = line(Runtime.getRuntime().maxMemory(), usedHeap(), holding());
-            log.error(line);
-            terminationMessage(Path.of(TERMINATION_LOG), line);
+            say(line(Runtime.getRuntime().maxMemory(), usedHeap(), holding()));
           }
         };
     ((NotificationEmitter) ManagementFactory.getMemoryMXBean())
@@ -112,9 +110,7 @@ final class HeapGuard {
                   (pool, usage) -> {
                     if (isOldGeneration(pool)
                         && streak.afterFullCollection(usage.getUsed(), usage.getMax())) {
-                      String line = ending(Runtime.getRuntime().maxMemory(), FULL_IN_A_ROW);
-                      log.error(line);
-                      terminationMessage(Path.of(TERMINATION_LOG), line);
+                      say(ending(Runtime.getRuntime().maxMemory(), FULL_IN_A_ROW));
                       System.err.flush();
                       Runtime.getRuntime().halt(EXIT_CODE);
                     }
@@ -151,6 +147,12 @@ final class HeapGuard {
         "the heap of %d MiB stayed full across %d full collections in a row: the operator ends"
             + " now (exit %d) rather than spend its time collecting; see %s",
         maxHeap / (1024 * 1024), collections, EXIT_CODE, SIZING);
+  }
+
+  /** One line to the log and to the container's termination message. */
+  private static void say(String line) {
+    log.error(line);
+    terminationMessage(Path.of(TERMINATION_LOG), line);
   }
 
   /** The old generation of the serial, parallel and G1 collectors. */
