@@ -3,9 +3,9 @@ package dev.stallwatch.demo;
 import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.Snapshots;
+import dev.stallwatch.operator.EventReason;
 import dev.stallwatch.operator.HealthEndpoint;
 import dev.stallwatch.operator.OperatorSettings;
-import dev.stallwatch.operator.StallEvents;
 import dev.stallwatch.operator.StallwatchOperator;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
@@ -164,7 +164,7 @@ final class DemoStory implements AutoCloseable {
     out.println();
     showStalls();
     showMetric();
-    showEvents(StallEvents.STALLED);
+    showEvents(EventReason.STALLED.reason());
   }
 
   /** Rolls back like {@code kubectl rollout undo} and waits for the stall to be Resolved. */
@@ -185,7 +185,7 @@ final class DemoStory implements AutoCloseable {
     step(resolved ? "the stall is Resolved" : "the stall did not resolve in time");
     showStalls();
     showMetric();
-    showEvents(StallEvents.RESOLVED);
+    showEvents(EventReason.RESOLVED.reason());
     showDaemonSet();
     return resolved;
   }

@@ -1,16 +1,13 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.kube.InvalidObjectException;
+import dev.stallwatch.kube.Keys;
 import dev.stallwatch.kube.KubeViews;
-import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.EventView;
-import dev.stallwatch.rollout.NodeRow;
-import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
@@ -18,13 +15,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The DaemonSet controller's FailedCreate warnings, read on demand: the operator never watches
- * Events (a busy cluster writes thousands a minute). It lists one DaemonSet's Events only while a
- * node of it without any pod has crossed stall-after with no other explanation ({@link #wanted});
- * {@link RolloutDecider} reuses the answer for {@link #REFRESH}.
+ * Events (a busy cluster writes thousands a minute). A reconcile lists one DaemonSet's Events only
+ * when {@link RolloutState#failedCreatesDue} says so: while a node of it without any pod has
+ * crossed stall-after with no other explanation, once per {@link RolloutDecider#EVENTS_REFRESH}.
  */
 final class FailedCreates {
-  static final Duration REFRESH = Duration.ofSeconds(30);
-
   private static final Logger log = LoggerFactory.getLogger(FailedCreates.class);
 
   private final KubernetesClient client;
@@ -33,21 +28,11 @@ final class FailedCreates {
     this.client = client;
   }
 
-  /** Whether a stuck node without a pod is still unexplained: only Events can tell. */
-  static boolean wanted(RolloutVerdict verdict) {
-    return verdict.nodes().stream()
-        .anyMatch(
-            r ->
-                r.pod() == null
-                    && r.standing() == NodeRow.Standing.STUCK
-                    && r.cause() == Cause.Unknown);
-  }
-
   /** The FailedCreate warnings about {@code ds}, listed now (none when they cannot be listed). */
   List<EventView> list(DaemonSet ds) {
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
-    String key = ns + "/" + name;
+    String key = Keys.of(ds);
     List<EventView> events = new ArrayList<>();
     try {
       for (Event e :

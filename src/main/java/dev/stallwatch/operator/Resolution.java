@@ -39,7 +39,7 @@ public enum Resolution {
    */
   static Optional<Resolution> of(RolloutStall stall, RolloutVerdict verdict, StallNodes nodes) {
     String stalledHash = stall.getSpec().revision();
-    String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
+    String currentHash = verdict.newHash();
     if (!stalledHash.equals(currentHash)) {
       var status = stall.getStatus();
       boolean backToOld =

@@ -1,19 +1,20 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
-import dev.stallwatch.operator.RolloutPlan.LogLine;
-import dev.stallwatch.operator.RolloutPlan.Notice;
+import dev.stallwatch.kube.Keys;
+import dev.stallwatch.operator.Effect.Log;
 import dev.stallwatch.operator.RolloutState.Confirming;
 import dev.stallwatch.operator.RolloutState.Listed;
 import dev.stallwatch.operator.RolloutState.Refusal;
-import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackDecision;
+import dev.stallwatch.rollback.RollbackOutcome;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.EventView;
+import dev.stallwatch.rollout.NodeRow;
 import dev.stallwatch.rollout.Phase;
 import dev.stallwatch.rollout.RolloutAnalyzer;
 import dev.stallwatch.rollout.RolloutSnapshot;
@@ -35,14 +36,15 @@ import java.util.Set;
 /**
  * The operator's one decision step: from what the caches show of one DaemonSet (an {@link
  * Observation}), what it remembers of it ({@link RolloutState}) and the time, every effect of the
- * reconcile ({@link RolloutPlan}) and what to remember next. Pure: no client, no clock, no log; the
- * reconciler observes and {@link PlanWriter} acts.
+ * reconcile, in order ({@link Effect}), and what to remember next. Pure: no client, no clock, no
+ * log; the reconciler observes and {@link EffectRunner} acts. What the effects came to (a write's
+ * answer lost, the rollback's outcome, a conflict) comes back through {@link #settle}.
  *
  * <p>Beyond the analyzer's verdict it decides: to wait while the caches lag behind each other
- * (mid-relist), to look twice at a stall that rests only on pod deletions first seen late, to read
- * the controller's FailedCreate Events, the RolloutStall writes ({@link StallPlanner}), one Warning
- * per invalid spec, the opt-in auto-rollback with its retries and one Warning per refusal, and when
- * to look again.
+ * (mid-relist), to look twice at a stall that rests only on pod deletions first seen late, when the
+ * controller's FailedCreate Events are to be read, the RolloutStall writes ({@link StallPlanner})
+ * with their Events and counters, one Warning per invalid spec, the opt-in auto-rollback with its
+ * retries and one Warning per refusal, and when to look again. The analyzer runs once per decision.
  */
 public final class RolloutDecider {
 
@@ -66,20 +68,33 @@ public final class RolloutDecider {
   /** How long after a failed auto-rollback it is tried again (a 403, a conflict that persisted). */
   static final Duration ROLLBACK_RETRY = Duration.ofMinutes(1);
 
+  /** How long the controller's FailedCreate Events, once listed, are used before listed again. */
+  static final Duration EVENTS_REFRESH = Duration.ofSeconds(30);
+
+  /** How soon a DaemonSet is looked at again after a conflict, or after its stalls were written. */
+  static final Duration CONFLICT_RETRY = Duration.ofSeconds(1);
+
   private final AnalyzerSettings settings;
   private final StallPlanner planner;
   private final RollbackPolicy rollbacks;
   private final RoutingLabels routing;
+  private final boolean conditions;
 
+  /**
+   * @param conditions whether the DaemonSet's {@code RolloutStalled} condition follows its stalls
+   *     ({@code --daemonset-conditions})
+   */
   public RolloutDecider(
       AnalyzerSettings settings,
       StallPlanner planner,
       RollbackPolicy rollbacks,
-      RoutingLabels routing) {
+      RoutingLabels routing,
+      boolean conditions) {
     this.settings = settings;
     this.planner = planner;
     this.rollbacks = rollbacks;
     this.routing = routing;
+    this.conditions = conditions;
   }
 
   /**
@@ -88,8 +103,8 @@ public final class RolloutDecider {
    * @param snapshot its snapshot for the analyzer
    * @param stalls its RolloutStalls
    * @param nodes which nodes exist and which are down
-   * @param failedCreates the controller's FailedCreate Events just listed for it; null when not
-   *     listed this time
+   * @param failedCreates the controller's FailedCreate Events, listed for this reconcile because
+   *     the state said they are due ({@link RolloutState#failedCreatesDue}); null when not listed
    */
   public record Observation(
       DaemonSet ds,
@@ -98,13 +113,12 @@ public final class RolloutDecider {
       StallNodes nodes,
       List<EventView> failedCreates) {
 
-    /** The same observation with the FailedCreate Events just listed. */
-    public Observation withFailedCreates(List<EventView> events) {
-      return new Observation(ds, snapshot, stalls, nodes, List.copyOf(events));
+    public Observation {
+      failedCreates = failedCreates == null ? null : List.copyOf(failedCreates);
     }
 
     String key() {
-      return ds.getMetadata().getNamespace() + "/" + ds.getMetadata().getName();
+      return Keys.of(ds);
     }
 
     Map<String, String> annotations() {
@@ -113,18 +127,24 @@ public final class RolloutDecider {
   }
 
   /**
-   * What to do, and what to remember.
+   * What to do, in order, and what to remember.
    *
    * @param verdict the analyzer's verdict; null when none was reached (caches lagging, an invalid
    *     spec, the DaemonSet deleted, Events to be listed first)
    */
-  public record Decision(RolloutPlan plan, RolloutState state, RolloutVerdict verdict) {}
+  public record Decision(List<Effect> effects, RolloutState state, RolloutVerdict verdict) {
+    public Decision {
+      effects = List.copyOf(effects);
+    }
+  }
 
   /** The reconcile of a DaemonSet whose snapshot could be built. */
   public Decision decide(Observation o, RolloutState state, Instant now) {
     String key = o.key();
-    List<LogLine> log = new ArrayList<>();
+    List<Effect> effects = new ArrayList<>();
     state = state.withInvalid(null);
+    Listed listed =
+        o.failedCreates() != null ? new Listed(now, o.failedCreates()) : state.failedCreates();
     var lag = SnapshotLag.ofCaches(o.snapshot());
     if (lag.isEmpty()) {
       state = state.withLagSince(null);
@@ -134,15 +154,14 @@ public final class RolloutDecider {
         // Mid-relist: a verdict now would judge the previous revision as the new one (a stall of
         // it, superseded a moment later). Nothing is recorded; the caches catch up within moments.
         return new Decision(
-            RolloutPlan.only(
-                List.of(
-                    LogLine.debug(key + ": caches catching up, verdict deferred: " + lag.get())),
-                now.plus(LAG_RECHECK)),
-            state.withLagSince(since),
+            List.of(
+                Log.debug(key + ": caches catching up, verdict deferred: " + lag.get()),
+                new Effect.LookAgain(now.plus(LAG_RECHECK))),
+            state.withLagSince(since).withFailedCreates(listed),
             null);
       }
-      log.add(
-          LogLine.warn(
+      effects.add(
+          Log.warn(
               key
                   + ": "
                   + lag.get()
@@ -153,39 +172,42 @@ public final class RolloutDecider {
     }
 
     StallMemory memory = state.recall(o.stalls());
-    RolloutVerdict verdict = RolloutAnalyzer.analyze(o.snapshot(), now, settings, memory);
-    boolean eventsWanted = FailedCreates.wanted(verdict);
-    if (eventsWanted) {
+    // The controller's Events explain a node without a pod; they are read only while the last
+    // verdict wanted them (listed, reused a while), so that the analyzer runs once.
+    boolean withEvents = listed != null && listed.at() != null && !listed.events().isEmpty();
+    RolloutVerdict verdict =
+        RolloutAnalyzer.analyze(
+            withEvents ? o.snapshot().withEvents(listed.events()) : o.snapshot(),
+            now,
+            settings,
+            memory);
+    boolean eventsWanted = eventsWanted(verdict);
+    if (eventsWanted && (listed == null || listed.at() == null)) {
       // A node without a pod has crossed stall-after: only the controller's Events say why. They
-      // are not watched (a busy cluster writes thousands a minute): listed, reused a while.
-      Listed listed = state.failedCreates();
-      if (o.failedCreates() != null) {
-        listed = new Listed(now, o.failedCreates());
-      } else if (listed == null || !now.isBefore(listed.at().plus(FailedCreates.REFRESH))) {
-        return new Decision(RolloutPlan.toListFailedCreates(), state, null);
-      }
-      state = state.withFailedCreates(listed);
-      if (!listed.events().isEmpty()) {
-        verdict =
-            RolloutAnalyzer.analyze(
-                o.snapshot().withEvents(listed.events()), now, settings, memory);
-      }
-    } else {
-      state = state.withFailedCreates(null);
+      // are not watched (a busy cluster writes thousands a minute): listed by the next reconcile,
+      // at once, before anything is recorded.
+      return new Decision(
+          List.of(new Effect.LookAgain(now)), state.withFailedCreates(Listed.WANTED), null);
     }
+    state = state.withFailedCreates(eventsWanted ? listed : null);
 
-    Confirming pending = confirming(o, verdict, memory, state.confirming(), now, log);
+    Confirming pending = confirming(o, verdict, memory, state.confirming(), now, effects);
     state = state.withConfirming(pending);
     if (pending != null) {
       // Maybe old news (a deletion held back with the DaemonSet's change behind it): nothing is
       // recorded or remembered yet; looked at again within a second, recorded once confirmed.
       Instant due = pending.since().plus(CONFIRMATION);
       Instant recheck = now.plus(LAG_RECHECK);
-      return new Decision(
-          RolloutPlan.only(log, due.isBefore(recheck) ? due : recheck), state, verdict);
+      condition(verdict, effects);
+      effects.add(new Effect.LookAgain(due.isBefore(recheck) ? due : recheck));
+      return new Decision(effects, state, verdict);
     }
-    List<RollbackRecord> recorded = recordedRollbacks(o.stalls());
-    String withheld = withheldRollback(o, verdict, recorded, now);
+    List<RollbackRecord> known = new ArrayList<>(recordedRollbacks(o.stalls()));
+    known.addAll(state.ownRollbacks());
+    // The one decision on an auto-rollback: why a due one is withheld goes on the stall.
+    RollbackDecision rollback =
+        verdict.stalled() ? rollbacks.decide(verdict, o.annotations(), known, now) : null;
+    String withheld = rollback != null && rollback.withheld() ? rollback.reason() : null;
     StallPlan stallPlan =
         planner.plan(
             verdict,
@@ -203,113 +225,116 @@ public final class RolloutDecider {
     }
     stallPlan = announcing(stallPlan, state.unannounced());
     state = state.withUnannounced(Set.of());
-    List<Notice> events = new ArrayList<>();
-    if (withheld != null && stallPlan.active() != null && isNew(withheld, stallPlan, o.stalls())) {
-      log.add(LogLine.info(key + ": " + withheld));
-      events.add(Notice.normal(StallEvents.ROLLBACK_WITHHELD, withheld));
+    for (StallPlan.Change change : stallPlan.changes()) {
+      writes(o.ds(), change, stallPlan.cause(), effects);
     }
-    RolloutPlan.Metrics metrics =
-        new RolloutPlan.Metrics(
+    if (withheld != null && stallPlan.active() != null && isNew(withheld, stallPlan, o.stalls())) {
+      effects.add(Log.info(key + ": " + withheld));
+      effects.add(new Effect.Emit(EventReason.ROLLBACK_WITHHELD, withheld));
+    }
+    effects.add(
+        new Effect.SetSeries(
             verdict.split(),
             activeStall(verdict, stallPlan.active()),
-            routing.tags(o.ds().getMetadata().getLabels()),
+            routing.metricLabels(o.ds().getMetadata().getLabels()),
             verdict.pace(),
-            verdict.phase() == Phase.Paused);
+            verdict.phase() == Phase.Paused));
 
     // Only a stall that is being raised: an acknowledged exclusion was accepted, not to be undone.
-    RollbackDecision rollback = null;
     Instant rollbackRecheck = null;
     if (stallPlan.active() != null && verdict.stalled()) {
-      String hash = hash(verdict);
       Refusal refused = state.refusal();
-      if (refused != null && refused.hash().equals(hash) && now.isBefore(refused.retryAt())) {
+      if (refused != null
+          && refused.hash().equals(verdict.newHash())
+          && now.isBefore(refused.retryAt())) {
         rollbackRecheck = refused.retryAt(); // it failed moments ago: not on every pod event
+      } else if (rollback.rollBack()) {
+        effects.add(new Effect.RollBack(rollback));
       } else {
-        List<RollbackRecord> known = new ArrayList<>(recorded);
-        known.addAll(state.ownRollbacks());
-        RollbackDecision decision = rollbacks.decide(verdict, o.annotations(), known, now);
-        if (decision.rollBack()) {
-          rollback = decision;
-        } else {
-          state = state.withRefusal(null);
-          rollbackRecheck = decision.recheckAt();
-        }
+        state = state.withRefusal(null);
+        rollbackRecheck = rollback.recheckAt();
       }
     }
+    condition(verdict, effects);
+    if (conditions && !stallPlan.changes().isEmpty()) {
+      // The cache lists the RolloutStalls written just now only once their watch events arrive,
+      // and JOSDK sends no event for the reconciler's own writes: look again, so the condition
+      // follows the record without waiting for the next change of the DaemonSet.
+      effects.add(new Effect.LookAgain(now.plus(CONFLICT_RETRY)));
+    }
     // Events are not watched: while a pod-less node stays unexplained, look again in a while.
-    Instant eventsRecheck = eventsWanted ? now.plus(FailedCreates.REFRESH) : null;
+    Instant eventsRecheck = eventsWanted ? now.plus(EVENTS_REFRESH) : null;
     Instant next =
         earliest(verdict.nextCheck(), stallPlan.nextExpiry(), rollbackRecheck, eventsRecheck);
-    return new Decision(
-        new RolloutPlan(
-            log, stallPlan, events, metrics, false, false, List.of(), rollback, false, next),
-        state,
-        verdict);
+    if (next != null) {
+      effects.add(new Effect.LookAgain(next));
+    }
+    return new Decision(effects, state, verdict);
   }
 
   /**
-   * What an auto-rollback the plan asked for came to: one Event and a counter when done, one
-   * Warning per stalled revision and reason when refused (retried after {@link #ROLLBACK_RETRY}).
+   * What the effects of {@code decided} came to: a stall whose starting write's answer was lost is
+   * remembered as unannounced (announced by the next decision that finds it Active); an
+   * auto-rollback done is one Event and a counter, one refused is one Warning per stalled revision
+   * and reason (retried after {@link #ROLLBACK_RETRY}); a conflict on the condition is looked at
+   * again shortly.
    */
-  public Decision afterRollback(
+  public Decision settle(DaemonSet ds, Decision decided, Performed performed, Instant now) {
+    RolloutState state = decided.state();
+    for (String stall : performed.unannounced()) {
+      state = state.unannounced(stall);
+    }
+    List<Effect> effects = new ArrayList<>();
+    if (performed.rollback() != null) {
+      state = afterRollback(ds, decided.verdict(), performed.rollback(), state, now, effects);
+    }
+    if (performed.conditionConflict()) {
+      effects.add(new Effect.LookAgain(now.plus(CONFLICT_RETRY)));
+    }
+    return new Decision(effects, state, decided.verdict());
+  }
+
+  private static RolloutState afterRollback(
       DaemonSet ds,
       RolloutVerdict verdict,
-      AutoRollback.Outcome outcome,
+      RollbackOutcome outcome,
       RolloutState state,
-      Instant now) {
-    String key = ds.getMetadata().getNamespace() + "/" + ds.getMetadata().getName();
+      Instant now,
+      List<Effect> effects) {
     String reason = outcome.decision().reason();
+    Instant recheck = outcome.decision().recheckAt();
     if (outcome.rolledBack()) {
       RollbackResult r = outcome.result();
-      return new Decision(
-          new RolloutPlan(
-              List.of(LogLine.info(key + ": rolled back: " + reason)),
-              RolloutPlan.NO_WRITES,
-              List.of(
-                  Notice.normal(
-                      StallEvents.ROLLED_BACK,
-                      "Rolled back from " + r.from() + " to " + r.to() + ": " + reason)),
-              null,
-              false,
-              true,
-              List.of(),
-              null,
-              false,
-              outcome.decision().recheckAt()),
-          state.withRollback(
-              new RollbackRecord(r.from().hash(), r.to().hash(), now, AutoRollback.BY)),
-          verdict);
+      effects.add(Log.info(Keys.of(ds) + ": rolled back: " + reason));
+      effects.add(
+          new Effect.Emit(
+              EventReason.ROLLED_BACK,
+              "Rolled back from " + r.from() + " to " + r.to() + ": " + reason));
+      effects.add(new Effect.CountRollback());
+      if (recheck != null) {
+        effects.add(new Effect.LookAgain(recheck));
+      }
+      return state.withRollback(
+          new RollbackRecord(r.from().hash(), r.to().hash(), now, RollbackRecord.BY_OPERATOR));
     }
     if (outcome.refusal() == null) {
-      return new Decision(
-          RolloutPlan.only(List.of(), outcome.decision().recheckAt()),
-          state.withRefusal(null),
-          verdict);
+      if (recheck != null) {
+        effects.add(new Effect.LookAgain(recheck));
+      }
+      return state.withRefusal(null);
     }
-    String hash = hash(verdict);
+    String hash = verdict.newHash();
     Instant retryAt = now.plus(ROLLBACK_RETRY);
     Refusal previous = state.refusal();
-    state = state.withRefusal(new Refusal(hash, outcome.refusal(), retryAt));
     // One Warning per stalled revision and reason, however often it is retried.
-    if (previous != null
-        && previous.hash().equals(hash)
-        && previous.reason().equals(outcome.refusal())) {
-      return new Decision(RolloutPlan.only(List.of(), retryAt), state, verdict);
+    if (previous == null
+        || !previous.hash().equals(hash)
+        || !previous.reason().equals(outcome.refusal())) {
+      effects.add(Log.warn(Keys.of(ds) + ": auto-rollback not done: " + outcome.refusal()));
+      effects.add(new Effect.Emit(EventReason.ROLLBACK_REFUSED, outcome.refusal()));
     }
-    return new Decision(
-        new RolloutPlan(
-            List.of(LogLine.warn(key + ": auto-rollback not done: " + outcome.refusal())),
-            RolloutPlan.NO_WRITES,
-            List.of(Notice.warning(StallEvents.ROLLBACK_REFUSED, outcome.refusal())),
-            null,
-            false,
-            false,
-            List.of(),
-            null,
-            false,
-            retryAt),
-        state,
-        verdict);
+    effects.add(new Effect.LookAgain(retryAt));
+    return state.withRefusal(new Refusal(hash, outcome.refusal(), retryAt));
   }
 
   /**
@@ -319,21 +344,12 @@ public final class RolloutDecider {
   public Decision invalid(DaemonSet ds, String problem, RolloutState state) {
     String seen = ds.getMetadata().getGeneration() + ":" + problem;
     if (seen.equals(state.invalid())) {
-      return new Decision(RolloutPlan.only(List.of(), null), state, null);
+      return new Decision(List.of(), state, null);
     }
-    String key = ds.getMetadata().getNamespace() + "/" + ds.getMetadata().getName();
     return new Decision(
-        new RolloutPlan(
-            List.of(LogLine.warn("cannot analyze DaemonSet " + key + ": " + problem)),
-            RolloutPlan.NO_WRITES,
-            List.of(Notice.warning(StallEvents.INVALID, problem)),
-            null,
-            false,
-            false,
-            List.of(),
-            null,
-            false,
-            null),
+        List.of(
+            Log.warn("cannot analyze DaemonSet " + Keys.of(ds) + ": " + problem),
+            new Effect.Emit(EventReason.INVALID, problem)),
         state.withInvalid(seen),
         null);
   }
@@ -342,28 +358,96 @@ public final class RolloutDecider {
    * A deleted DaemonSet: its series go, and its RolloutStalls (the API server's garbage collector
    * deletes them too; deleting them here also covers clusters without it). Nothing is remembered.
    */
-  public RolloutPlan deleted(String key, Collection<RolloutStall> stalls) {
-    List<LogLine> log =
-        stalls.isEmpty()
-            ? List.of()
-            : List.of(
-                LogLine.info(
-                    "DaemonSet "
-                        + key
-                        + " deleted: removing its "
-                        + stalls.size()
-                        + " RolloutStall(s)"));
-    return new RolloutPlan(
-        log,
-        RolloutPlan.NO_WRITES,
-        List.of(),
-        null,
-        true,
-        false,
-        List.copyOf(stalls),
-        null,
-        false,
-        null);
+  public Decision deleted(DaemonSet ds, Collection<RolloutStall> stalls) {
+    List<Effect> effects = new ArrayList<>();
+    if (!stalls.isEmpty()) {
+      effects.add(
+          Log.info(
+              "DaemonSet "
+                  + Keys.of(ds)
+                  + " deleted: removing its "
+                  + stalls.size()
+                  + " RolloutStall(s)"));
+    }
+    effects.add(new Effect.DropSeries());
+    stalls.forEach(s -> effects.add(new Effect.DeleteStall(s, false)));
+    return new Decision(effects, RolloutState.NEW, null);
+  }
+
+  /** Whether a stuck node without a pod is unexplained, or explained by the Events alone. */
+  static boolean eventsWanted(RolloutVerdict verdict) {
+    return verdict.nodes().stream()
+        .anyMatch(
+            r ->
+                r.pod() == null
+                    && r.standing() == NodeRow.Standing.STUCK
+                    && (r.cause() == Cause.Unknown || r.cause() == Cause.FailedCreate));
+  }
+
+  /**
+   * The condition follows the stalls ({@code --daemonset-conditions}) once the revision is known.
+   */
+  private void condition(RolloutVerdict verdict, List<Effect> effects) {
+    if (conditions && verdict.newRevision() != null) {
+      effects.add(new Effect.SyncCondition(verdict.newHash()));
+    }
+  }
+
+  /**
+   * One planned change: its hand-edited warning, the write, then — once written — its Event and
+   * counter.
+   */
+  private static void writes(
+      DaemonSet ds, StallPlan.Change change, Cause cause, List<Effect> effects) {
+    RolloutStall stall = change.stall();
+    boolean starts = change.transition() == StallTransition.STALLED;
+    if (change.handEdited()) {
+      var was = change.previous();
+      effects.add(
+          Log.warn(
+              "RolloutStall "
+                  + Keys.of(stall)
+                  + ": status edited by hand (phase "
+                  + quoted(was.phase())
+                  + ", stalledSince "
+                  + quoted(was.stalledSince())
+                  + ", stalledNodeCount "
+                  + was.stalledNodeCount()
+                  + "); rewritten from the current verdict"));
+    }
+    switch (change.kind()) {
+      case CREATE -> effects.add(new Effect.CreateStall(stall));
+      case UPDATE_STATUS -> effects.add(new Effect.WriteStatus(stall, starts));
+      case DELETE -> effects.add(new Effect.DeleteStall(stall, true));
+      case ANNOUNCE ->
+          effects.add(
+              Log.info(
+                  "RolloutStall "
+                      + Keys.of(stall)
+                      + ": its status write's answer was lost; announcing it now"));
+    }
+    var status = stall.getStatus();
+    switch (change.transition()) {
+      case STALLED -> {
+        effects.add(new Effect.Emit(EventReason.STALLED, StallRecord.stalledMessage(status)));
+        effects.add(new Effect.CountStall(cause));
+      }
+      case RESOLVED ->
+          // The condition's message: the resolution, and who rolled back when that is known.
+          effects.add(
+              new Effect.Emit(
+                  EventReason.RESOLVED,
+                  status.conditions().isEmpty()
+                      ? change
+                          .resolution()
+                          .describe(ds.getMetadata().getName(), stall.getSpec().revision())
+                      : status.conditions().get(0).getMessage()));
+      default -> {}
+    }
+  }
+
+  private static String quoted(String s) {
+    return s == null ? "none" : "\"" + s + "\"";
   }
 
   /**
@@ -376,13 +460,13 @@ public final class RolloutDecider {
       StallMemory memory,
       Confirming before,
       Instant now,
-      List<LogLine> log) {
+      List<Effect> log) {
     String key = o.key();
     var why = UnconfirmedStall.of(o.snapshot(), verdict, memory);
-    if (why.isEmpty() || hasActiveStall(o.stalls(), hash(verdict))) {
+    if (why.isEmpty() || hasActiveStall(o.stalls(), verdict.newHash())) {
       if (before != null && why.isEmpty()) {
         log.add(
-            LogLine.info(
+            Log.info(
                 key
                     + ": the stall of revision "
                     + before.hash()
@@ -390,20 +474,19 @@ public final class RolloutDecider {
       }
       return null;
     }
-    String hash = hash(verdict);
+    String hash = verdict.newHash();
     boolean first = before == null || !before.hash().equals(hash);
     Confirming pending = first ? new Confirming(hash, now) : before;
     if (now.isBefore(pending.since().plus(CONFIRMATION))) {
       // One line per episode, not per look.
       log.add(
           first
-              ? LogLine.info(key + ": " + why.get() + "; looking again before recording it")
-              : LogLine.debug(key + ": still unconfirmed: " + why.get()));
+              ? Log.info(key + ": " + why.get() + "; looking again before recording it")
+              : Log.debug(key + ": still unconfirmed: " + why.get()));
       return pending;
     }
     log.add(
-        LogLine.info(
-            key + ": still stalled " + CONFIRMATION.toSeconds() + " s later: recording it"));
+        Log.info(key + ": still stalled " + CONFIRMATION.toSeconds() + " s later: recording it"));
     return null;
   }
 
@@ -428,23 +511,8 @@ public final class RolloutDecider {
       return plan;
     }
     List<StallPlan.Change> changes = new ArrayList<>(plan.changes());
-    changes.add(
-        new StallPlan.Change(
-            StallPlan.Kind.ANNOUNCE, active, active.getStatus(), StallTransition.STALLED, null));
+    changes.add(StallPlan.Change.announce(active));
     return new StallPlan(changes, active, plan.nextExpiry(), plan.cause());
-  }
-
-  /**
-   * Why a due auto-rollback is not done — the suspect is not the new revision — or null: recorded
-   * on the stall, so that whoever opted in sees why the operator did not act.
-   */
-  private String withheldRollback(
-      Observation o, RolloutVerdict verdict, List<RollbackRecord> recorded, Instant now) {
-    if (!verdict.stalled()) {
-      return null;
-    }
-    RollbackDecision decision = rollbacks.decide(verdict, o.annotations(), recorded, now);
-    return decision.withheld() ? decision.reason() : null;
   }
 
   /** Whether the withheld reason is not yet on the active stall (first recorded, or changed). */
@@ -469,10 +537,6 @@ public final class RolloutDecider {
                     && s.getStatus().active());
   }
 
-  private static String hash(RolloutVerdict verdict) {
-    return verdict.newRevision() == null ? "" : verdict.newRevision().hash();
-  }
-
   private static List<RollbackRecord> recordedRollbacks(Collection<RolloutStall> stalls) {
     return stalls.stream()
         .flatMap(s -> StallRecord.rollbackRecord(s.getStatus()).stream())
@@ -483,7 +547,7 @@ public final class RolloutDecider {
    * The active stall's series: cause, suspect and node count from the verdict (the stall's status
    * is written from it), the start from the stall (it keeps its stalledSince across restarts).
    */
-  private static StallMetrics.ActiveStall activeStall(RolloutVerdict verdict, RolloutStall stall) {
+  private static ActiveStall activeStall(RolloutVerdict verdict, RolloutStall stall) {
     if (stall == null || stall.getStatus() == null) {
       return null;
     }
@@ -492,17 +556,14 @@ public final class RolloutDecider {
     if (!verdict.stalled()) {
       // Held open by an outage: the series stays as the record has it.
       var status = stall.getStatus();
-      return new StallMetrics.ActiveStall(
+      return new ActiveStall(
           named(Cause.class, status.cause(), Cause.Unknown),
           named(Suspect.class, status.suspect(), null),
           status.stalledNodeCount() == null ? 0 : status.stalledNodeCount(),
           since);
     }
-    return new StallMetrics.ActiveStall(
-        verdict.cause() == null ? Cause.Unknown : verdict.cause(),
-        verdict.suspect(),
-        verdict.stalledNodes().size(),
-        since);
+    return new ActiveStall(
+        verdict.causeOrUnknown(), verdict.suspect(), verdict.stalledNodes().size(), since);
   }
 
   /** The constant of {@code type} named {@code name}, or {@code otherwise}. */

@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.InvalidObjectException;
+import dev.stallwatch.kube.Keys;
 import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollout.AnalyzerSettings;
@@ -26,22 +27,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Observes every DaemonSet: builds its snapshot from the caches, hands it with what it remembers of
- * the DaemonSet ({@link RolloutState}) to {@link RolloutDecider}, the one place that decides, and
- * has {@link PlanWriter} perform the plan (RolloutStalls, Events, metrics). It writes the DaemonSet
- * only for the opt-in auto-rollback ({@link AutoRollback}: global switch and per-DaemonSet
- * annotation); no finalizer either: deletions arrive through {@code triggerReconcilerOnAllEvents}.
+ * Observes every DaemonSet: builds its snapshot from the caches (with the controller's FailedCreate
+ * Events when what it remembers says they are due), hands it with what it remembers of the
+ * DaemonSet ({@link RolloutState}) to {@link RolloutDecider}, the one place that decides, has
+ * {@link EffectRunner} run the decision's effects (RolloutStalls, Events, metrics, the opt-in
+ * auto-rollback, the condition) and gives what they came to back to the decider ({@link
+ * RolloutDecider#settle}). No finalizer: deletions arrive through {@code
+ * triggerReconcilerOnAllEvents}.
  *
  * <p>One reconciler per kind of DaemonSet ({@link Watched}): {@code apps/v1}, and OpenKruise's
  * Advanced DaemonSet where the cluster serves it; each reads its primary as a DaemonSet.
  */
 abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconciler<P>
     permits DaemonSetRolloutReconciler, AdvancedDaemonSetRolloutReconciler {
-  private static final Logger log = LoggerFactory.getLogger(DaemonSetRolloutReconciler.class);
+  private static final Logger log = LoggerFactory.getLogger(RolloutReconciler.class);
   private static final Duration MIN_RESCHEDULE = Duration.ofMillis(200);
 
   /** How soon a reconcile that met a conflict (409), a 410 or a 429 is tried again. */
-  static final Duration CONFLICT_RETRY = Duration.ofSeconds(1);
+  static final Duration CONFLICT_RETRY = RolloutDecider.CONFLICT_RETRY;
 
   /** How soon a reconcile that could not reach the API server is tried again. */
   static final Duration OUTAGE_RETRY = Duration.ofSeconds(5);
@@ -49,11 +52,9 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
   private final Clock clock;
   private final UnaryOperator<Duration> toRealDelay;
   private final RolloutDecider decider;
-  private final PlanWriter writer;
+  private final EffectRunner effects;
   private final StallMetrics metrics;
-  private final AutoRollback autoRollback;
   private final FailedCreates failedCreates;
-  private final ConditionWrites conditions; // null unless --daemonset-conditions
   private final ApiReachability reachability;
   private final RolloutEventSources.Stores stores;
   private final Map<ResourceID, RolloutState> states = new ConcurrentHashMap<>();
@@ -85,15 +86,18 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
             new AnalyzerSettings(config.stallAfter()),
             new StallPlanner(config.resolvedTtl()),
             policy,
-            config.routingLabels());
+            config.routingLabels(),
+            config.daemonSetConditions());
     this.metrics = metrics;
     this.stores = new RolloutEventSources.Stores(ns -> metrics.cachedPods(ns, this::cachedPods));
-    this.writer =
-        new PlanWriter(
-            new StallWrites(client, events, metrics, config.routingLabels()), events, metrics);
+    this.effects =
+        new EffectRunner(
+            new StallWrites(client, config.routingLabels()),
+            events,
+            metrics,
+            config.daemonSetConditions() ? new ConditionWrites(client, metrics) : null,
+            new AutoRollback(policy, client));
     this.failedCreates = new FailedCreates(client);
-    this.conditions = config.daemonSetConditions() ? new ConditionWrites(client, metrics) : null;
-    this.autoRollback = new AutoRollback(policy, client);
   }
 
   /** How many pods, nodes and ControllerRevisions this reconciler's caches hold. */
@@ -130,9 +134,8 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
         reachability.reconcileRefused(trouble);
       }
       log.debug(
-          "{}/{}: reconcile failed ({}), retried: {}",
-          ds.getMetadata().getNamespace(),
-          ds.getMetadata().getName(),
+          "{}: reconcile failed ({}), retried: {}",
+          Keys.of(ds),
           trouble.reason(),
           trouble.message());
       return UpdateControl.<P>noUpdate()
@@ -152,62 +155,44 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
     String ns = ds.getMetadata().getNamespace();
     String name = ds.getMetadata().getName();
     Set<RolloutStall> stalls = CacheReads.stalls(context, ns, name);
-    var stallCache = CacheReads.stallCache(context);
+    Instant now = clock.instant();
+    var target =
+        new EffectRunner.Target(
+            ds,
+            watched.apiVersion(),
+            CacheReads.stallCache(context),
+            () -> CacheReads.stalls(context, ns, name),
+            now);
     if (context.isPrimaryResourceDeleted()) {
       states.remove(id);
-      writer.apply(ds, decider.deleted(ns + "/" + name, stalls), stallCache);
+      effects.run(target, decider.deleted(ds, stalls).effects());
       return UpdateControl.noUpdate();
     }
-    Instant now = clock.instant();
     RolloutState state = states.getOrDefault(id, RolloutState.NEW);
     RolloutDecider.Decision decision;
     try {
       RolloutSnapshot snapshot = CacheReads.snapshot(stores, ds, context);
       var seen =
-          new RolloutDecider.Observation(ds, snapshot, stalls, StallNodes.of(snapshot), null);
+          new RolloutDecider.Observation(
+              ds,
+              snapshot,
+              stalls,
+              StallNodes.of(snapshot),
+              state.failedCreatesDue(now) ? failedCreates.list(ds) : null);
       decision = decider.decide(seen, state, now);
-      if (decision.plan().listFailedCreates()) {
-        decision = decider.decide(seen.withFailedCreates(failedCreates.list(ds)), state, now);
-      }
     } catch (InvalidObjectException e) {
       decision = decider.invalid(ds, e.getMessage(), state);
     }
-    remember(id, decision.state());
     if (decision.verdict() != null && log.isDebugEnabled()) {
-      log.debug("{}/{}: {} {}", ns, name, decision.verdict().phase(), decision.verdict().message());
+      log.debug("{}: {} {}", Keys.of(ds), decision.verdict().phase(), decision.verdict().message());
     }
-    writer.apply(
-        ds,
-        decision.plan(),
-        stallCache,
-        stall -> states.computeIfPresent(id, (k, s) -> s.unannounced(stall)));
-    Instant next = decision.plan().next();
-    if (decision.plan().rollback() != null) {
-      var outcome = autoRollback.perform(ds, decision.plan().rollback(), now);
-      var after = decider.afterRollback(ds, decision.verdict(), outcome, decision.state(), now);
-      remember(id, after.state());
-      writer.apply(ds, after.plan(), stallCache);
-      next = RolloutDecider.earliest(next, after.plan().next());
-    }
-    if (conditions != null && decision.verdict() != null) {
-      if (decision.verdict().newRevision() != null
-          && conditions.sync(
-                  ds,
-                  watched.apiVersion(),
-                  CacheReads.stalls(context, ns, name),
-                  decision.verdict().newRevision().hash(),
-                  now)
-              == ConditionWrites.Outcome.CONFLICT) {
-        next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
-      }
-      if (!decision.plan().stalls().changes().isEmpty()) {
-        // The cache lists the RolloutStalls written just now only once their watch events
-        // arrive, and JOSDK sends no event for the reconciler's own writes: look again, so the
-        // condition follows the record without waiting for the next change of the DaemonSet.
-        next = RolloutDecider.earliest(next, now.plus(CONFLICT_RETRY));
-      }
-    }
-    return reschedule(now, next);
+    Performed done = effects.run(target, decision.effects());
+    RolloutDecider.Decision settled = decider.settle(ds, decision, done, now);
+    remember(id, settled.state());
+    Performed after = effects.run(target, settled.effects());
+    done.rethrow();
+    after.rethrow();
+    return reschedule(now, RolloutDecider.earliest(done.next(), after.next()));
   }
 
   /** Keeps what there is to remember; a DaemonSet with nothing to remember has no record. */

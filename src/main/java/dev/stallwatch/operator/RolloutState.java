@@ -54,11 +54,28 @@ public record RolloutState(
   /** An auto-rollback that could not be done: of which stalled revision, why, when to retry. */
   public record Refusal(String hash, String reason, Instant retryAt) {}
 
-  /** The controller's FailedCreate Events, listed at {@code at}. */
+  /**
+   * The controller's FailedCreate Events, listed at {@code at}; {@link #WANTED} (no time): wanted,
+   * not listed yet.
+   */
   public record Listed(Instant at, List<EventView> events) {
+    /** A verdict wants the Events; none were listed yet. */
+    public static final Listed WANTED = new Listed(null, List.of());
+
     public Listed {
       events = List.copyOf(events);
     }
+  }
+
+  /**
+   * Whether this reconcile is to list the controller's FailedCreate Events before it decides: the
+   * last verdict wanted them, and they were never listed or not for {@link
+   * RolloutDecider#EVENTS_REFRESH}.
+   */
+  public boolean failedCreatesDue(Instant now) {
+    return failedCreates != null
+        && (failedCreates.at() == null
+            || !now.isBefore(failedCreates.at().plus(RolloutDecider.EVENTS_REFRESH)));
   }
 
   /** The memory to analyze with: the one kept, else the one the active stall records. */

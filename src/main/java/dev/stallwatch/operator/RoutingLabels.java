@@ -1,6 +1,5 @@
 package dev.stallwatch.operator;
 
-import io.micrometer.core.instrument.Tag;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,14 +86,17 @@ public final class RoutingLabels {
     return copied;
   }
 
-  /** A {@code label_<key>} tag for every allowlisted key: its value, or "" when not carried. */
-  public List<Tag> tags(Map<String, String> daemonSetLabels) {
-    List<Tag> tags = new ArrayList<>();
+  /**
+   * A {@code label_<key>} metric label for every allowlisted key, in the allowlist's order: its
+   * value, or "" when not carried.
+   */
+  public Map<String, String> metricLabels(Map<String, String> daemonSetLabels) {
+    Map<String, String> labels = new LinkedHashMap<>();
     metricLabelByKey.forEach(
         (key, metricLabel) -> {
           String value = daemonSetLabels == null ? null : daemonSetLabels.get(key);
-          tags.add(Tag.of(metricLabel, value == null ? "" : value));
+          labels.put(metricLabel, value == null ? "" : value);
         });
-    return tags;
+    return labels;
   }
 }

@@ -1,6 +1,5 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.crd.RolloutStallStatus;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -12,20 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes Kubernetes Events on a DaemonSet: {@code RolloutStalled} (Warning), {@code
- * RolloutResolved} (Normal) and {@code InvalidDaemonSet} (Warning). Callers emit on transitions
- * only, so a re-reconcile repeats nothing. An Event that cannot be written is logged, never fatal.
+ * Writes the operator's Kubernetes Events on a DaemonSet ({@link EventReason}), the one class that
+ * does. The decider emits on transitions only, so a re-reconcile repeats nothing. An Event that
+ * cannot be written is logged, never fatal.
  */
 public final class StallEvents {
-  public static final String STALLED = "RolloutStalled";
-  public static final String RESOLVED = "RolloutResolved";
-  public static final String INVALID = "InvalidDaemonSet";
-  public static final String ROLLED_BACK = "RolloutRolledBack";
-  public static final String ROLLBACK_REFUSED = "RolloutRollbackRefused";
-
-  /** A due auto-rollback not done because the suspect is not the new revision. */
-  public static final String ROLLBACK_WITHHELD = "RollbackWithheld";
-
   static final String COMPONENT = "stallwatch";
 
   private static final Logger log = LoggerFactory.getLogger(StallEvents.class);
@@ -37,62 +27,10 @@ public final class StallEvents {
     this.clock = clock;
   }
 
-  /** The message of a RolloutStalled event: node, cause, revisions. */
-  public static String stalledMessage(RolloutStallStatus s) {
-    return "Rollout stalled on node "
-        + s.node()
-        + (s.stalledNodeCount() != null && s.stalledNodeCount() > 1
-            ? " (+" + (s.stalledNodeCount() - 1) + " more)"
-            : "")
-        + ": "
-        + s.cause()
-        + (s.reason() == null ? "" : " (" + s.reason() + ")")
-        + suspect(s)
-        + "; old revision "
-        + revision(s.oldRevision())
-        + ", new revision "
-        + revision(s.newRevision())
-        + "; "
-        + s.ready()
-        + " ready";
-  }
-
-  /** {@code ; suspect NewRevision: rollback would help, because …}. */
-  private static String suspect(RolloutStallStatus s) {
-    if (s.suspect() == null) {
-      return "";
-    }
-    String helps =
-        switch (s.suspect()) {
-          case "NewRevision" -> "rollback would help";
-          case "Node" -> "rollback would not help";
-          default -> "whether rollback would help is unknown";
-        };
-    return "; suspect "
-        + s.suspect()
-        + ": "
-        + helps
-        + (s.suspectReason() == null ? "" : ", because " + s.suspectReason());
-  }
-
-  private static String revision(RolloutStallStatus.Revision r) {
-    if (r == null) {
-      return "-";
-    }
-    return r.hash() + (r.image() == null || r.image().isEmpty() ? "" : " [" + r.image() + "]");
-  }
-
-  /** Emits a Warning event. */
-  public void warning(DaemonSet ds, String reason, String message) {
-    emit(ds, "Warning", reason, message);
-  }
-
-  /** Emits a Normal event. */
-  public void normal(DaemonSet ds, String reason, String message) {
-    emit(ds, "Normal", reason, message);
-  }
-
-  private void emit(DaemonSet ds, String type, String reason, String message) {
+  /** Emits an Event of {@code reason} on {@code ds}. */
+  void emit(DaemonSet ds, EventReason why, String message) {
+    String type = why.warning() ? "Warning" : "Normal";
+    String reason = why.reason();
     var meta = ds.getMetadata();
     String now = clock.instant().toString();
     var event =

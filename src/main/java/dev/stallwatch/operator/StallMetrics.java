@@ -14,7 +14,6 @@ import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -76,69 +75,24 @@ public final class StallMetrics {
     return THREADS.isCurrentThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
   }
 
-  /** An active stall as the gauges show it. */
-  public record ActiveStall(Cause cause, Suspect suspect, int nodes, Instant since) {
-    public ActiveStall {
-      java.util.Objects.requireNonNull(cause, "cause");
-      suspect = suspect == null ? Suspect.Unknown : suspect;
-    }
-  }
-
   /**
-   * Records the latest observation of a DaemonSet: which nodes run which revision and its stall, or
-   * null when it is not stalled (the stall series are then removed).
+   * Records the latest observation of a DaemonSet ({@link Effect.SetSeries}): which nodes run which
+   * revision; its stall, or none (the stall series are then removed), with its routing labels on
+   * {@code stallwatch_rollout_stalled} (the same label names on every call); its {@link Pace}
+   * ({@code stallwatch_rollout_remaining_nodes} always, {@code stallwatch_rollout_eta_seconds} only
+   * while the time left is known); {@code stallwatch_rollout_paused} 1 while paused (an Advanced
+   * DaemonSet's rollout its owner paused), absent otherwise.
    */
-  public void observe(String namespace, String daemonSet, RevisionNodes split, ActiveStall stall) {
-    observe(namespace, daemonSet, split, stall, List.of());
-  }
-
-  /**
-   * As {@link #observe(String, String, RevisionNodes, ActiveStall)}, with the DaemonSet's routing
-   * labels ({@link RoutingLabels#tags}) on {@code stallwatch_rollout_stalled}; the same label names
-   * on every call.
-   */
-  public void observe(
-      String namespace,
-      String daemonSet,
-      RevisionNodes split,
-      ActiveStall stall,
-      List<Tag> routing) {
-    observe(namespace, daemonSet, split, stall, routing, Pace.UNKNOWN);
-  }
-
-  /**
-   * As above, with the rollout's {@link Pace}: {@code stallwatch_rollout_remaining_nodes} always,
-   * {@code stallwatch_rollout_eta_seconds} only while the time left is known.
-   */
-  public void observe(
-      String namespace,
-      String daemonSet,
-      RevisionNodes split,
-      ActiveStall stall,
-      List<Tag> routing,
-      Pace pace) {
-    observe(namespace, daemonSet, split, stall, routing, pace, false);
-  }
-
-  /**
-   * As above; {@code stallwatch_rollout_paused} is 1 while {@code paused} (an Advanced DaemonSet's
-   * rollout its owner paused) and absent otherwise.
-   */
-  public void observe(
-      String namespace,
-      String daemonSet,
-      RevisionNodes split,
-      ActiveStall stall,
-      List<Tag> routing,
-      Pace pace,
-      boolean paused) {
+  public void observe(String namespace, String daemonSet, Effect.SetSeries observed) {
+    List<Tag> routing = new ArrayList<>();
+    observed.routing().forEach((label, value) -> routing.add(Tag.of(label, value)));
     DaemonSetSeries series =
         byDaemonSet.computeIfAbsent(
             key(namespace, daemonSet), k -> new DaemonSetSeries(namespace, daemonSet));
     synchronized (series) {
-      series.update(split, stall, routing);
-      series.pace(pace);
-      series.paused(paused);
+      series.update(observed.split(), observed.active(), routing);
+      series.pace(observed.pace());
+      series.paused(observed.paused());
     }
   }
 

@@ -40,11 +40,47 @@ public record StallPlan(
    * @param previous its status before, null for a new stall
    * @param transition what the write means for events and counters
    * @param resolution why it was resolved; null unless {@code transition} is RESOLVED
+   * @param handEdited {@code previous} holds what stallwatch did not write ({@link
+   *     StallRecord#vandalised}): the write repairs it
    */
   public record Change(
       Kind kind,
       RolloutStall stall,
       RolloutStallStatus previous,
       StallTransition transition,
-      Resolution resolution) {}
+      Resolution resolution,
+      boolean handEdited) {
+
+    /** A new stall, Active from the start. */
+    static Change create(RolloutStall stall) {
+      return new Change(Kind.CREATE, stall, null, StallTransition.STALLED, null, false);
+    }
+
+    /** A status write that means {@code transition} (not a resolution). */
+    static Change update(
+        RolloutStall stall,
+        RolloutStallStatus previous,
+        StallTransition transition,
+        boolean handEdited) {
+      return new Change(Kind.UPDATE_STATUS, stall, previous, transition, null, handEdited);
+    }
+
+    /** The status write that resolves an active stall for {@code why}. */
+    static Change resolve(
+        RolloutStall stall, RolloutStallStatus previous, Resolution why, boolean handEdited) {
+      return new Change(
+          Kind.UPDATE_STATUS, stall, previous, StallTransition.RESOLVED, why, handEdited);
+    }
+
+    /** The deletion of a stall resolved longer than the TTL. */
+    static Change delete(RolloutStall stall, RolloutStallStatus previous) {
+      return new Change(Kind.DELETE, stall, previous, StallTransition.UNCHANGED, null, false);
+    }
+
+    /** The Event (and counter) of a stall whose write landed while its answer was lost. */
+    static Change announce(RolloutStall active) {
+      return new Change(
+          Kind.ANNOUNCE, active, active.getStatus(), StallTransition.STALLED, null, false);
+    }
+  }
 }

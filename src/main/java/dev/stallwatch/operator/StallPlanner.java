@@ -6,7 +6,6 @@ import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.crd.RolloutStallStatus.Rollback;
 import dev.stallwatch.crd.StallName;
 import dev.stallwatch.operator.StallPlan.Change;
-import dev.stallwatch.operator.StallPlan.Kind;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.MetadataKeys;
@@ -82,7 +81,7 @@ public final class StallPlanner {
       Instant now,
       String rollbackWithheld,
       StallNodes nodes) {
-    String currentHash = verdict.newRevision() == null ? "" : verdict.newRevision().hash();
+    String currentHash = verdict.newHash();
     String currentName = StallName.of(verdict.daemonSet().name(), currentHash);
     List<Change> changes = new ArrayList<>();
     RolloutStall active = null;
@@ -93,6 +92,7 @@ public final class StallPlanner {
       boolean isCurrent = stall.getMetadata().getName().equals(currentName);
       currentSeen |= isCurrent;
       Rollback rolledBack = StallRecord.rollback(stall.getSpec().revision(), rollback, previous);
+      boolean handEdited = StallRecord.vandalised(previous);
       if (previous != null && previous.active()) {
         var resolution = Resolution.of(stall, verdict, nodes);
         if (resolution.isPresent()) {
@@ -111,8 +111,7 @@ public final class StallPlanner {
               withStatus(
                   stall,
                   StallRecord.resolved(previous, why, message, now).withRollback(rolledBack));
-          changes.add(
-              new Change(Kind.UPDATE_STATUS, next, previous, StallTransition.RESOLVED, why));
+          changes.add(Change.resolve(next, previous, why, handEdited));
         } else if (!verdict.stalled()) {
           // Held open by an outage (Resolution): nothing is judged now; the record stays as it
           // was, not rewritten from a verdict that sees no stalled node.
@@ -125,9 +124,7 @@ public final class StallPlanner {
                       .withRollback(rolledBack));
           active = next;
           if (next.getStatus() != previous) {
-            changes.add(
-                new Change(
-                    Kind.UPDATE_STATUS, next, previous, StallTransition.STILL_STALLED, null));
+            changes.add(Change.update(next, previous, StallTransition.STILL_STALLED, handEdited));
           }
         }
         continue;
@@ -142,22 +139,19 @@ public final class StallPlanner {
         // A status in no phase of ours was edited by hand: the stall goes on, repaired without a
         // second RolloutStalled Event. A resolved stall (or one without status) stalls anew.
         boolean repaired =
-            previous != null
-                && !RolloutStallStatus.RESOLVED.equals(previous.phase())
-                && StallRecord.vandalised(previous);
+            previous != null && !RolloutStallStatus.RESOLVED.equals(previous.phase()) && handEdited;
         changes.add(
-            new Change(
-                Kind.UPDATE_STATUS,
+            Change.update(
                 next,
                 previous,
                 repaired ? StallTransition.STILL_STALLED : StallTransition.STALLED,
-                null));
+                handEdited));
         continue;
       }
       Instant expiry = expiry(stall);
       boolean keptByAcknowledgement = isCurrent && stall.acknowledged() && verdict.stalled();
       if (!keptByAcknowledgement && expiry != null && !expiry.isAfter(now)) {
-        changes.add(new Change(Kind.DELETE, stall, previous, StallTransition.UNCHANGED, null));
+        changes.add(Change.delete(stall, previous));
         continue;
       }
       if (!keptByAcknowledgement && expiry != null) {
@@ -167,22 +161,20 @@ public final class StallPlanner {
         // Already resolved when the rollback was recorded (e.g. `stallwatch undo` after the
         // rollout moved on): the record still belongs on the stall of the revision rolled back.
         changes.add(
-            new Change(
-                Kind.UPDATE_STATUS,
+            Change.update(
                 withStatus(stall, previous.withRollback(rolledBack)),
                 previous,
                 StallTransition.UNCHANGED,
-                null));
+                handEdited));
       }
     }
     if (verdict.stalled() && !currentSeen) {
       RolloutStall created = newStall(verdict, currentName);
       created.setStatus(StallRecord.active(verdict, null, now, rollbackWithheld));
       active = created;
-      changes.add(new Change(Kind.CREATE, created, null, StallTransition.STALLED, null));
+      changes.add(Change.create(created));
     }
-    return new StallPlan(
-        changes, active, nextExpiry, verdict.cause() == null ? Cause.Unknown : verdict.cause());
+    return new StallPlan(changes, active, nextExpiry, verdict.causeOrUnknown());
   }
 
   // A resolved stall of the current revision comes back, unless it was an acknowledged exclusion.
@@ -224,11 +216,7 @@ public final class StallPlanner {
                     .build())
             .build());
     stall.setSpec(
-        new RolloutStallSpec(
-            ds.name(),
-            verdict.newRevision() == null ? "" : verdict.newRevision().hash(),
-            verdict.apiVersion(),
-            "DaemonSet"));
+        new RolloutStallSpec(ds.name(), verdict.newHash(), verdict.apiVersion(), "DaemonSet"));
     return stall;
   }
 

@@ -48,7 +48,7 @@ public final class StallRecord {
    */
   public static RolloutStallStatus active(
       RolloutVerdict verdict, RolloutStallStatus previous, Instant now, String rollbackWithheld) {
-    String cause = verdict.cause() == null ? "Unknown" : verdict.cause().name();
+    String cause = verdict.causeOrUnknown().name();
     // The stall carries on unless it was resolved; a stalledSince that is no time (edited by
     // hand) is replaced by the verdict's.
     String since =
@@ -252,5 +252,50 @@ public final class StallRecord {
         c.available(),
         c.unavailable(),
         c.misscheduled());
+  }
+
+  /** The message of a RolloutStalled event: node, cause, revisions. */
+  public static String stalledMessage(RolloutStallStatus s) {
+    return "Rollout stalled on node "
+        + s.node()
+        + (s.stalledNodeCount() != null && s.stalledNodeCount() > 1
+            ? " (+" + (s.stalledNodeCount() - 1) + " more)"
+            : "")
+        + ": "
+        + s.cause()
+        + (s.reason() == null ? "" : " (" + s.reason() + ")")
+        + suspect(s)
+        + "; old revision "
+        + revision(s.oldRevision())
+        + ", new revision "
+        + revision(s.newRevision())
+        + "; "
+        + s.ready()
+        + " ready";
+  }
+
+  /** {@code ; suspect NewRevision: rollback would help, because …}. */
+  private static String suspect(RolloutStallStatus s) {
+    if (s.suspect() == null) {
+      return "";
+    }
+    String helps =
+        switch (s.suspect()) {
+          case "NewRevision" -> "rollback would help";
+          case "Node" -> "rollback would not help";
+          default -> "whether rollback would help is unknown";
+        };
+    return "; suspect "
+        + s.suspect()
+        + ": "
+        + helps
+        + (s.suspectReason() == null ? "" : ", because " + s.suspectReason());
+  }
+
+  private static String revision(RolloutStallStatus.Revision r) {
+    if (r == null) {
+      return "-";
+    }
+    return r.hash() + (r.image() == null || r.image().isEmpty() ? "" : " [" + r.image() + "]");
   }
 }

@@ -2,7 +2,7 @@ package dev.stallwatch.operator;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
-import dev.stallwatch.operator.StallPlan.Change;
+import dev.stallwatch.kube.Keys;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -12,28 +12,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Performs a {@link StallPlan}: creates, updates the status of, and deletes RolloutStalls with
- * plain create/update/delete (no server-side apply), then emits the Event and counts the stall of
- * each transition. Writes go through the informer's recent-update cache so the next reconcile reads
- * its own writes.
+ * Writes RolloutStalls with plain create/update/delete (no server-side apply), each through the
+ * informer's recent-update cache so the next reconcile reads its own writes; a write whose answer
+ * was lost is read back before it counts as failed. Decides nothing: {@link EffectRunner} calls it
+ * for each write of a decision.
  */
 final class StallWrites {
   private static final Logger log = LoggerFactory.getLogger(StallWrites.class);
 
   private final KubernetesClient client;
-  private final StallEvents events;
-  private final StallMetrics metrics;
   private final RoutingLabels routing;
 
-  StallWrites(KubernetesClient client, StallEvents events, StallMetrics metrics) {
-    this(client, events, metrics, RoutingLabels.NONE);
-  }
-
-  StallWrites(
-      KubernetesClient client, StallEvents events, StallMetrics metrics, RoutingLabels routing) {
+  StallWrites(KubernetesClient client, RoutingLabels routing) {
     this.client = client;
-    this.events = events;
-    this.metrics = metrics;
     this.routing = routing;
   }
 
@@ -59,82 +50,31 @@ final class StallWrites {
   }
 
   /**
-   * Performs the plan's changes in order. When the write of a stall that starts ({@link
-   * StallTransition#STALLED}) fails with its outcome unknown (its answer lost, the read-back too:
-   * the status may have landed), {@code unannounced} hears the stall's name before the failure is
-   * thrown, so that the next reconcile can still announce it ({@link StallPlan.Kind#ANNOUNCE}). A
-   * conflict is no such case: the reconcile that met it may have read a stale copy of a stall
-   * already written and announced.
+   * Creates {@code stall} (its planned metadata with the DaemonSet's routing labels, its spec),
+   * then writes its status.
    */
-  void apply(
-      DaemonSet ds,
-      StallPlan plan,
-      InformerEventSource<RolloutStall, ?> cache,
-      java.util.function.Consumer<String> unannounced) {
-    for (Change change : plan.changes()) {
-      try {
-        write(ds, change, cache);
-      } catch (KubernetesClientException e) {
-        // A write whose answer was lost and could not be read back may have landed: its stall
-        // may be Active without its Event. A conflict, or a read-back without it, landed nothing.
-        if (change.transition() == StallTransition.STALLED && answerLost(e)) {
-          unannounced.accept(change.stall().getMetadata().getName());
-        }
-        throw e;
-      }
-      announce(ds, change, plan.cause());
-    }
+  void create(DaemonSet ds, RolloutStall stall, InformerEventSource<RolloutStall, ?> cache) {
+    ResourceID id = ResourceID.fromResource(stall);
+    RolloutStall body = new RolloutStall();
+    body.setMetadata(withRoutingLabels(stall.getMetadata(), ds.getMetadata().getLabels(), routing));
+    body.setSpec(stall.getSpec());
+    RolloutStall created = createdOrFound(body);
+    // Until the status lands the stall exists without one, and its ADD event may reach the
+    // informer first. A reconcile must never read that half-written stall: it takes it for a
+    // stall that starts over (new condition time, a second Stalled event) and, status writes
+    // carrying no resourceVersion check on some servers, overwrites the real status. So the cache
+    // holds the bare object, then moves on to the version with its status.
+    cache.handleRecentResourceCreate(id, created);
+    created.setStatus(stall.getStatus());
+    RolloutStall written = statusWritten(created);
+    cache.handleRecentResourceUpdate(id, written, created);
+    log.info("created RolloutStall {}", Keys.of(stall));
   }
 
-  private void write(DaemonSet ds, Change change, InformerEventSource<RolloutStall, ?> cache) {
-    RolloutStall stall = change.stall();
-    ResourceID id = ResourceID.fromResource(stall);
-    switch (change.kind()) {
-      case CREATE -> {
-        RolloutStall body = new RolloutStall();
-        body.setMetadata(
-            withRoutingLabels(stall.getMetadata(), ds.getMetadata().getLabels(), routing));
-        body.setSpec(stall.getSpec());
-        RolloutStall created = createdOrFound(body);
-        // Until the status lands the stall exists without one, and its ADD event may reach the
-        // informer first. A reconcile must never read that half-written stall: it takes it for
-        // a stall that starts over (new condition time, a second Stalled event) and, status
-        // writes carrying no resourceVersion check on some servers, overwrites the real status.
-        // So the cache holds the bare object, then moves on to the version with its status.
-        cache.handleRecentResourceCreate(id, created);
-        created.setStatus(stall.getStatus());
-        RolloutStall written = statusWritten(created);
-        cache.handleRecentResourceUpdate(id, written, created);
-        log.info("created RolloutStall {}/{}", id.getNamespace().orElse(""), id.getName());
-      }
-      case UPDATE_STATUS -> {
-        if (StallRecord.vandalised(change.previous())) {
-          var was = change.previous();
-          log.warn(
-              "RolloutStall {}/{}: status edited by hand (phase {}, stalledSince {},"
-                  + " stalledNodeCount {}); rewritten from the current verdict",
-              id.getNamespace().orElse(""),
-              id.getName(),
-              quoted(was.phase()),
-              quoted(was.stalledSince()),
-              was.stalledNodeCount());
-        }
-        RolloutStall written = statusWritten(stall);
-        cache.handleRecentResourceUpdate(id, written, stall);
-      }
-      case DELETE -> {
-        client.resource(stall).delete();
-        log.info(
-            "deleted RolloutStall {}/{} (resolved longer than the TTL)",
-            id.getNamespace().orElse(""),
-            id.getName());
-      }
-      case ANNOUNCE ->
-          log.info(
-              "RolloutStall {}/{}: its status write's answer was lost; announcing it now",
-              id.getNamespace().orElse(""),
-              id.getName());
-    }
+  /** Writes {@code stall}'s status. */
+  void writeStatus(RolloutStall stall, InformerEventSource<RolloutStall, ?> cache) {
+    RolloutStall written = statusWritten(stall);
+    cache.handleRecentResourceUpdate(ResourceID.fromResource(stall), written, stall);
   }
 
   /**
@@ -154,7 +94,8 @@ final class StallWrites {
       if (there != null
           && there.getStatus() == null
           && java.util.Objects.equals(there.getSpec(), body.getSpec())) {
-        log.debug("RolloutStall {} was created by an earlier try of the same request", name(body));
+        log.debug(
+            "RolloutStall {} was created by an earlier try of the same request", Keys.of(body));
         return there;
       }
       throw e;
@@ -177,7 +118,7 @@ final class StallWrites {
       }
       RolloutStall there = client.resource(stall).get();
       if (there != null && sameStatus(there.getStatus(), stall.getStatus())) {
-        log.debug("RolloutStall {}: status written by an earlier try", name(stall));
+        log.debug("RolloutStall {}: status written by an earlier try", Keys.of(stall));
         return there;
       }
       // Read back, it is not there: not written, whatever became of the answer (a conflict).
@@ -185,7 +126,7 @@ final class StallWrites {
           ? e
           : new KubernetesClientException(
               "status of RolloutStall "
-                  + name(stall)
+                  + Keys.of(stall)
                   + " not written (read back): "
                   + e.getMessage(),
               409,
@@ -217,36 +158,7 @@ final class StallWrites {
         && java.util.Objects.equals(a.lastObserved(), b.lastObserved());
   }
 
-  private static String name(RolloutStall s) {
-    return s.getMetadata().getNamespace() + "/" + s.getMetadata().getName();
-  }
-
-  private static String quoted(String s) {
-    return s == null ? "none" : "\"" + s + "\"";
-  }
-
   void delete(RolloutStall stall) {
     client.resource(stall).delete();
-  }
-
-  private void announce(DaemonSet ds, Change change, dev.stallwatch.rollout.Cause cause) {
-    var status = change.stall().getStatus();
-    switch (change.transition()) {
-      case STALLED -> {
-        events.warning(ds, StallEvents.STALLED, StallEvents.stalledMessage(status));
-        metrics.countStall(ds.getMetadata().getNamespace(), ds.getMetadata().getName(), cause);
-      }
-      case RESOLVED ->
-          // The condition's message: the resolution, and who rolled back when that is known.
-          events.normal(
-              ds,
-              StallEvents.RESOLVED,
-              status.conditions().isEmpty()
-                  ? change
-                      .resolution()
-                      .describe(ds.getMetadata().getName(), change.stall().getSpec().revision())
-                  : status.conditions().get(0).getMessage());
-      default -> {}
-    }
   }
 }

@@ -51,7 +51,7 @@ record StalledCondition(String status, String reason, String message, String las
           new StalledCondition(
               "True",
               s.cause() == null ? "Unknown" : s.cause(),
-              StallEvents.stalledMessage(s)
+              StallRecord.stalledMessage(s)
                   + (s.stalledSince() == null ? "" : "; stalled since " + s.stalledSince()),
               s.stalledSinceTime().map(StalledCondition::apiTime).orElse(s.stalledSince())));
     }

@@ -1,6 +1,5 @@
 package dev.stallwatch.rollback;
 
-import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -14,12 +13,9 @@ import java.util.List;
  * the stalled revision's hash. The DaemonSet's {@code apiVersion} says which one to patch: an
  * {@code apps/v1} DaemonSet, or an OpenKruise Advanced DaemonSet passed as its {@code
  * AdvancedDaemonSet.toDaemonSet()} ({@link DaemonSetApi}). Events, metrics and the RolloutStall
- * record are the caller's, from the returned {@link Outcome}.
+ * record are the caller's, from the returned {@link RollbackOutcome}.
  */
 public final class AutoRollback {
-
-  /** Recorded as {@value MetadataKeys#ROLLED_BACK_BY} on the DaemonSet. */
-  public static final String BY = "stallwatch operator";
 
   private final RollbackPolicy policy;
   private final RevisionRestorer restorer;
@@ -27,21 +23,6 @@ public final class AutoRollback {
   public AutoRollback(RollbackPolicy policy, KubernetesClient client) {
     this.policy = policy;
     this.restorer = new RevisionRestorer(client);
-  }
-
-  /**
-   * What happened.
-   *
-   * @param decision the policy's decision (its {@code recheckAt} tells when to look again)
-   * @param result the rollback done; null when none was
-   * @param refusal why the rollback the policy asked for did not happen (the DaemonSet moved on
-   *     meanwhile, the revision vanished); null otherwise
-   */
-  public record Outcome(RollbackDecision decision, RollbackResult result, String refusal) {
-    /** True when the DaemonSet was rolled back just now. */
-    public boolean rolledBack() {
-      return result != null && result.outcome() == RollbackResult.Outcome.ROLLED_BACK;
-    }
   }
 
   /** What the policy decides for {@code ds} now, without acting on it. */
@@ -55,15 +36,15 @@ public final class AutoRollback {
    *
    * @param prior the rollbacks recorded on the DaemonSet's RolloutStalls
    */
-  public Outcome apply(
+  public RollbackOutcome apply(
       DaemonSet ds, RolloutVerdict verdict, List<RollbackRecord> prior, Instant now) {
     return perform(ds, decide(ds, verdict, prior, now), now);
   }
 
   /** Does the rollback {@code decision} asks for (nothing when it asks for none). */
-  public Outcome perform(DaemonSet ds, RollbackDecision decision, Instant now) {
+  public RollbackOutcome perform(DaemonSet ds, RollbackDecision decision, Instant now) {
     if (!decision.rollBack()) {
-      return new Outcome(decision, null, null);
+      return new RollbackOutcome(decision, null, null);
     }
     try {
       // An Advanced DaemonSet (its toDaemonSet(), apiVersion apps.kruise.io/…) is patched as one.
@@ -74,15 +55,15 @@ public final class AutoRollback {
               ds.getMetadata().getName(),
               decision.target(),
               false,
-              BY,
+              RollbackRecord.BY_OPERATOR,
               now);
-      return new Outcome(decision, result, null);
+      return new RollbackOutcome(decision, result, null);
     } catch (RollbackRefusedException e) {
-      return new Outcome(decision, null, e.getMessage());
+      return new RollbackOutcome(decision, null, e.getMessage());
     } catch (KubernetesClientException e) {
       // Forbidden (the chart grants patch only with autoRollback.enabled), conflicts that outlived
       // the retries, an API server away: reported like a refusal, and tried again later.
-      return new Outcome(
+      return new RollbackOutcome(
           decision,
           null,
           "could not roll back "

@@ -18,6 +18,9 @@ import java.util.Optional;
  */
 public record RollbackRecord(String from, String to, Instant at, String by) {
 
+  /** The operator's auto-rollback, as recorded in {@value MetadataKeys#ROLLED_BACK_BY}. */
+  public static final String BY_OPERATOR = "stallwatch operator";
+
   public RollbackRecord {
     from = from == null ? "" : from;
     to = to == null ? "" : to;

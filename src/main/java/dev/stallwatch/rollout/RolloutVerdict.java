@@ -211,6 +211,16 @@ public record RolloutVerdict(
     return phase == Phase.Stalled;
   }
 
+  /** The new revision's hash; "" when it is not known. */
+  public String newHash() {
+    return newRevision == null ? "" : newRevision.hash();
+  }
+
+  /** The cause, {@link Cause#Unknown} when none was found. */
+  public Cause causeOrUnknown() {
+    return cause == null ? Cause.Unknown : cause;
+  }
+
   /** Which nodes run which revision, in the order of {@link #nodes}. */
   public RevisionNodes split() {
     return RevisionNodes.of(nodes);

@@ -70,7 +70,7 @@ class ArchitectureDocTest {
     }
     named.removeAll(Set.of("DaemonSet", "ControllerRevisions", "RolloutStalls", "FailedCreate"));
     named.removeIf(n -> n.endsWith("Test")); // the tests that hold the picture
-    assertThat(named).contains("RolloutDecider", "PlanWriter", "RolloutState", "RolloutPlan");
+    assertThat(named).contains("RolloutDecider", "EffectRunner", "RolloutState");
     assertThat(named).allSatisfy(c -> assertThat(SIMPLE_NAMES).as(c).contains(c));
   }
 }

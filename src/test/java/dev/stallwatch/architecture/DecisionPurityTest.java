@@ -7,13 +7,17 @@ import org.junit.jupiter.api.Test;
 /**
  * The operator's decision step (observe → decide → act) stays pure: {@code RolloutDecider} and what
  * it plans with read no client, no cache, no clock and write no log; the reconciler observes and
- * {@code PlanWriter} acts.
+ * {@code EffectRunner} acts.
  */
 class DecisionPurityTest {
   private static final String[] DECISION = {
     "dev.stallwatch.operator.RolloutDecider",
     "dev.stallwatch.operator.RolloutState",
-    "dev.stallwatch.operator.RolloutPlan",
+    "dev.stallwatch.operator.Effect",
+    "dev.stallwatch.operator.EventReason",
+    "dev.stallwatch.operator.ActiveStall",
+    "dev.stallwatch.operator.Performed",
+    "dev.stallwatch.operator.RoutingLabels",
     "dev.stallwatch.operator.StallPlanner",
     "dev.stallwatch.operator.StallPlan",
     "dev.stallwatch.operator.StallRecord",

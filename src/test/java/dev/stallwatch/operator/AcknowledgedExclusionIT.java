@@ -75,8 +75,8 @@ class AcknowledgedExclusionIT {
       // Well past the auto-rollback delay: the accepted revision stays, nothing is raised again.
       run.pass(ROLLBACK_AFTER.plusMinutes(2));
       assertThat(template(run.client())).isEqualTo(template);
-      assertThat(run.events(StallEvents.ROLLED_BACK)).isEmpty();
-      assertThat(run.events(StallEvents.STALLED)).hasSize(1);
+      assertThat(run.events(EventReason.ROLLED_BACK.reason())).isEmpty();
+      assertThat(run.events(EventReason.STALLED.reason())).hasSize(1);
       assertThat(run.stall(name).getStatus().phase()).isEqualTo(RolloutStallStatus.RESOLVED);
       assertThat(run.registry.scrape()).doesNotContain("stallwatch_rollout_stalled{");
     }

@@ -173,7 +173,7 @@ class AdvancedDaemonSetOperatorIT {
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
             () -> {
-              assertThat(cluster.events(NS, NAME, StallEvents.STALLED))
+              assertThat(cluster.events(NS, NAME, EventReason.STALLED.reason()))
                   .singleElement()
                   .satisfies(e -> assertThat(e.getInvolvedObject().getApiVersion()).isEqualTo(API));
               assertThat(registry.scrape())

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.crd.StallName;
-import dev.stallwatch.rollback.AutoRollback;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.testcluster.TestApiServer;
@@ -113,8 +112,9 @@ class AutoRollbackOperatorIT {
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(
-            () -> assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1));
-    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK).get(0).getMessage())
+            () ->
+                assertThat(cluster.events(NS, NAME, EventReason.ROLLED_BACK.reason())).hasSize(1));
+    assertThat(cluster.events(NS, NAME, EventReason.ROLLED_BACK.reason()).get(0).getMessage())
         .contains(Seed.NEW_HASH)
         .contains(Seed.OLD_HASH);
     assertThat(registry.scrape())
@@ -134,7 +134,7 @@ class AutoRollbackOperatorIT {
                       r -> {
                         assertThat(r.from()).isEqualTo(Seed.NEW_HASH);
                         assertThat(r.to()).isEqualTo(Seed.OLD_HASH);
-                        assertThat(r.by()).isEqualTo(AutoRollback.BY);
+                        assertThat(r.by()).isEqualTo(RollbackRecord.BY_OPERATOR);
                         assertThat(Instant.parse(r.at())).isBeforeOrEqualTo(time.now());
                       });
             });
@@ -148,7 +148,7 @@ class AutoRollbackOperatorIT {
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
     assertThat(stall(Seed.OLD_HASH).getStatus().active()).isTrue();
     assertThat(image()).isEqualTo(Seed.OLD_IMAGE);
-    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1);
+    assertThat(cluster.events(NS, NAME, EventReason.ROLLED_BACK.reason())).hasSize(1);
     assertThat(registry.scrape())
         .contains(
             "stallwatch_rollbacks_total{daemonset=\"" + NAME + "\",namespace=\"" + NS + "\"} 1.0");
@@ -194,9 +194,10 @@ class AutoRollbackOperatorIT {
 
     // The RolloutStall remembers the first rollback, so the operator does not start a loop.
     assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
-    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).hasSize(1);
-    assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_REFUSED)).isEmpty();
-    assertThat(stall(Seed.NEW_HASH).getStatus().rollback().by()).isEqualTo(AutoRollback.BY);
+    assertThat(cluster.events(NS, NAME, EventReason.ROLLED_BACK.reason())).hasSize(1);
+    assertThat(cluster.events(NS, NAME, EventReason.ROLLBACK_REFUSED.reason())).isEmpty();
+    assertThat(stall(Seed.NEW_HASH).getStatus().rollback().by())
+        .isEqualTo(RollbackRecord.BY_OPERATOR);
   }
 
   @Test
@@ -209,7 +210,7 @@ class AutoRollbackOperatorIT {
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
     assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
-    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
+    assertThat(cluster.events(NS, NAME, EventReason.ROLLED_BACK.reason())).isEmpty();
     assertThat(registry.scrape()).doesNotContain("stallwatch_rollbacks_total");
   }
 
@@ -224,7 +225,7 @@ class AutoRollbackOperatorIT {
     time.passInSteps(ROLLBACK_AFTER.plusSeconds(3), STEP);
 
     assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
-    assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
+    assertThat(cluster.events(NS, NAME, EventReason.ROLLED_BACK.reason())).isEmpty();
   }
 
   @Test
@@ -247,7 +248,7 @@ class AutoRollbackOperatorIT {
 
     assertThat(
             time.until(
-                () -> cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD).size() == 1,
+                () -> cluster.events(NS, NAME, EventReason.ROLLBACK_WITHHELD.reason()).size() == 1,
                 STEP,
                 LIMIT))
         .as("a RollbackWithheld Event")
@@ -261,8 +262,8 @@ class AutoRollbackOperatorIT {
     for (int step = 0; step < ROLLBACK_AFTER.plusSeconds(2).dividedBy(STEP); step++) {
       time.pass(STEP);
       assertThat(image()).isEqualTo(Seed.NEW_IMAGE);
-      assertThat(cluster.events(NS, NAME, StallEvents.ROLLED_BACK)).isEmpty();
-      assertThat(cluster.events(NS, NAME, StallEvents.ROLLBACK_WITHHELD)).hasSize(1);
+      assertThat(cluster.events(NS, NAME, EventReason.ROLLED_BACK.reason())).isEmpty();
+      assertThat(cluster.events(NS, NAME, EventReason.ROLLBACK_WITHHELD.reason())).hasSize(1);
     }
   }
 

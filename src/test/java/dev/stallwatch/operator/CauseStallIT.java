@@ -61,9 +61,11 @@ class CauseStallIT {
       assertThat(run.drive(() -> run.registry.scrape().contains(gauge), STEP))
           .as("%s: the stall metric", scenario)
           .isTrue();
-      assertThat(run.drive(() -> !run.events(StallEvents.STALLED).isEmpty(), Duration.ofMinutes(1)))
+      assertThat(
+              run.drive(
+                  () -> !run.events(EventReason.STALLED.reason()).isEmpty(), Duration.ofMinutes(1)))
           .isTrue();
-      assertThat(run.events(StallEvents.STALLED).get(0).getMessage())
+      assertThat(run.events(EventReason.STALLED.reason()).get(0).getMessage())
           .contains(node)
           .contains(cause);
 
@@ -81,7 +83,9 @@ class CauseStallIT {
       assertThat(run.stall(name).getStatus().conditions().get(0).getReason())
           .isEqualTo(Resolution.RolledBack.name());
       assertThat(
-              run.drive(() -> !run.events(StallEvents.RESOLVED).isEmpty(), Duration.ofMinutes(1)))
+              run.drive(
+                  () -> !run.events(EventReason.RESOLVED.reason()).isEmpty(),
+                  Duration.ofMinutes(1)))
           .isTrue();
       assertThat(
               run.drive(
@@ -96,7 +100,7 @@ class CauseStallIT {
           .as("%s: no second stall after the rollback", scenario)
           .extracting(s -> s.getMetadata().getName())
           .containsExactly(name);
-      assertThat(run.events(StallEvents.STALLED)).hasSize(1);
+      assertThat(run.events(EventReason.STALLED.reason())).hasSize(1);
     }
   }
 }

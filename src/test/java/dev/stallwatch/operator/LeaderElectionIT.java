@@ -127,7 +127,7 @@ class LeaderElectionIT {
         .atMost(WAIT)
         .untilAsserted(
             () ->
-                assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED))
+                assertThat(cluster.events("gpu-operator", "toolkit", EventReason.STALLED.reason()))
                     .hasSize(1));
     await()
         .atMost(WAIT)
@@ -169,7 +169,7 @@ class LeaderElectionIT {
     assertThat(kept.get(0).getMetadata().getUid()).isEqualTo(stall.getMetadata().getUid());
     assertThat(kept.get(0).getStatus().phase()).isEqualTo("Active");
     assertThat(kept.get(0).getStatus().stalledSince()).isEqualTo(stall.getStatus().stalledSince());
-    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
+    assertThat(cluster.events("gpu-operator", "toolkit", EventReason.STALLED.reason())).hasSize(1);
 
     // ... and reconciles what changes from then on.
     DaemonSetFixture.seed(cluster.client(), "gpu-b", "driver", Instant.now()).stalledOnFirstNode();
@@ -179,14 +179,15 @@ class LeaderElectionIT {
         .untilAsserted(
             () -> {
               assertThat(cluster.active("gpu-b")).isNotNull();
-              assertThat(cluster.events("gpu-b", "driver", StallEvents.STALLED)).hasSize(1);
+              assertThat(cluster.events("gpu-b", "driver", EventReason.STALLED.reason()))
+                  .hasSize(1);
               assertThat(cluster.stalls("gpu-operator").get(0).getStatus().phase())
                   .isEqualTo("Resolved");
-              assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.RESOLVED))
+              assertThat(cluster.events("gpu-operator", "toolkit", EventReason.RESOLVED.reason()))
                   .hasSize(1);
             });
     assertThat(cluster.stalls("gpu-operator")).hasSize(1);
-    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
+    assertThat(cluster.events("gpu-operator", "toolkit", EventReason.STALLED.reason())).hasSize(1);
   }
 
   @Test
@@ -256,7 +257,7 @@ class LeaderElectionIT {
         .atMost(WAIT)
         .untilAsserted(
             () ->
-                assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED))
+                assertThat(cluster.events("gpu-operator", "toolkit", EventReason.STALLED.reason()))
                     .hasSize(1));
     Replica leader = holder.equals(first.identity()) ? first : second;
     Replica standby = leader == first ? second : first;

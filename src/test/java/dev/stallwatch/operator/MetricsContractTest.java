@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.rollout.Cause;
 import dev.stallwatch.rollout.Suspect;
-import io.micrometer.core.instrument.Tag;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -41,19 +40,22 @@ class MetricsContractTest {
     metrics.observe(
         "gpu",
         "toolkit",
-        StallMetricsTest.split(2, 0, 1),
-        new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.NewRevision, 1, Instant.EPOCH),
-        List.of(Tag.of("label_team", "gpu-platform")),
-        new dev.stallwatch.rollout.Pace(2.0, 4, java.time.Duration.ofMinutes(2)));
+        new Effect.SetSeries(
+            StallMetricsTest.split(2, 0, 1),
+            new ActiveStall(Cause.ImagePull, Suspect.NewRevision, 1, Instant.EPOCH),
+            java.util.Map.of("label_team", "gpu-platform"),
+            new dev.stallwatch.rollout.Pace(2.0, 4, java.time.Duration.ofMinutes(2)),
+            false));
     // An Advanced DaemonSet paused by its owner (its series beside the stalled one's).
     metrics.observe(
         "gpu",
         "agent",
-        StallMetricsTest.split(1, 1, 0),
-        null,
-        List.of(),
-        dev.stallwatch.rollout.Pace.UNKNOWN,
-        true);
+        new Effect.SetSeries(
+            StallMetricsTest.split(1, 1, 0),
+            null,
+            java.util.Map.of(),
+            dev.stallwatch.rollout.Pace.UNKNOWN,
+            true));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
     metrics.countRollback("gpu", "toolkit");
     metrics.reconciled(2_000_000, 1_000_000);

@@ -116,7 +116,7 @@ class NamespacedCachesIT {
                 assertThat(s.getStatus().stalledSince())
                     .isEqualTo(before.getStatus().stalledSince());
               });
-      assertThat(cluster.events(ns, Seed.DS, StallEvents.STALLED)).as(ns).hasSize(1);
+      assertThat(cluster.events(ns, Seed.DS, EventReason.STALLED.reason())).as(ns).hasSize(1);
     }
     for (String ns : List.of("team-a", "team-b", "team-c", HEALTHY)) {
       assertThat(registry.scrape())

@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.kube.Snapshots;
+import dev.stallwatch.operator.Effect.Log;
 import dev.stallwatch.operator.RolloutDecider.Decision;
 import dev.stallwatch.operator.RolloutDecider.Observation;
-import dev.stallwatch.operator.RolloutPlan.LogLine;
-import dev.stallwatch.operator.RolloutPlan.Notice;
-import dev.stallwatch.operator.StallPlan.Kind;
-import dev.stallwatch.rollback.AutoRollback;
+import dev.stallwatch.rollback.RollbackDecision;
+import dev.stallwatch.rollback.RollbackOutcome;
 import dev.stallwatch.rollback.RollbackPolicy;
 import dev.stallwatch.rollback.RollbackResult;
 import dev.stallwatch.rollout.AnalyzerSettings;
@@ -43,14 +42,15 @@ class RolloutDeciderTest {
   private static final Instant NOW = Instant.parse("2026-12-02T10:00:00Z");
   private static final AnalyzerSettings FIVE_MINUTES = new AnalyzerSettings(Duration.ofMinutes(5));
 
-  private final RolloutDecider decider = decider(false);
+  private final RolloutDecider decider = decider(false, false);
 
-  private static RolloutDecider decider(boolean autoRollback) {
+  private static RolloutDecider decider(boolean autoRollback, boolean conditions) {
     return new RolloutDecider(
         FIVE_MINUTES,
         new StallPlanner(Duration.ofHours(24)),
         new RollbackPolicy(autoRollback, Duration.ofMinutes(5)),
-        RoutingLabels.NONE);
+        RoutingLabels.NONE,
+        conditions);
   }
 
   /** A scenario fixture's objects, as the caches would hold them. */
@@ -129,12 +129,72 @@ class RolloutDeciderTest {
       RolloutSnapshot snapshot = Snapshots.of(ds, pods, nodes, revisions);
       return new Observation(ds, snapshot, Set.of(stalls), StallNodes.of(snapshot), null);
     }
+
+    /** As {@link #seen}, with the controller's Events listed for this reconcile. */
+    Observation seenWithEvents(RolloutStall... stalls) {
+      RolloutSnapshot snapshot = Snapshots.of(ds, pods, nodes, revisions);
+      return new Observation(ds, snapshot, Set.of(stalls), StallNodes.of(snapshot), events);
+    }
   }
 
   private static final Fixture SEED = Fixture.load("seed-image-pull");
 
-  private static List<String> lines(RolloutPlan plan) {
-    return plan.log().stream().map(l -> l.level() + " " + l.message()).toList();
+  private static List<String> lines(Decision d) {
+    return all(d, Log.class).stream().map(l -> l.level() + " " + l.message()).toList();
+  }
+
+  private static <T extends Effect> List<T> all(Decision d, Class<T> type) {
+    return d.effects().stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  /** The RolloutStall writes, in order: creations, status writes, deletions. */
+  private static List<Effect> writes(Decision d) {
+    return d.effects().stream()
+        .filter(
+            e ->
+                e instanceof Effect.CreateStall
+                    || e instanceof Effect.WriteStatus
+                    || e instanceof Effect.DeleteStall)
+        .toList();
+  }
+
+  /** The one stall created or written. */
+  private static RolloutStall written(Decision d) {
+    List<Effect> writes = writes(d);
+    assertThat(writes).hasSize(1);
+    return writes.get(0) instanceof Effect.CreateStall c
+        ? c.stall()
+        : ((Effect.WriteStatus) writes.get(0)).stall();
+  }
+
+  private static List<String> events(Decision d) {
+    return all(d, Effect.Emit.class).stream().map(e -> e.reason().reason()).toList();
+  }
+
+  private static Effect.SetSeries series(Decision d) {
+    List<Effect.SetSeries> series = all(d, Effect.SetSeries.class);
+    assertThat(series).hasSizeLessThanOrEqualTo(1);
+    return series.isEmpty() ? null : series.get(0);
+  }
+
+  private static RollbackDecision rollback(Decision d) {
+    List<Effect.RollBack> rollbacks = all(d, Effect.RollBack.class);
+    assertThat(rollbacks).hasSizeLessThanOrEqualTo(1);
+    return rollbacks.isEmpty() ? null : rollbacks.get(0).decision();
+  }
+
+  /** When the decision looks again: the earliest {@link Effect.LookAgain}, null when none. */
+  private static Instant next(Decision d) {
+    return all(d, Effect.LookAgain.class).stream()
+        .map(Effect.LookAgain::at)
+        .min(Instant::compareTo)
+        .orElse(null);
+  }
+
+  /** What the rollback the decision asked for came to, settled. */
+  private static Decision rolledBack(
+      RolloutDecider decider, DaemonSet ds, Decision d, RollbackOutcome outcome, Instant now) {
+    return decider.settle(ds, d, new Performed(Set.of(), outcome, false, null, null), now);
   }
 
   @Test
@@ -142,37 +202,49 @@ class RolloutDeciderTest {
     Decision d = decider.decide(SEED.seen(), RolloutState.NEW, NOW);
 
     assertThat(d.verdict().phase()).isEqualTo(Phase.Stalled);
-    assertThat(d.plan().stalls().changes())
+    assertThat(writes(d)).singleElement().isInstanceOf(Effect.CreateStall.class);
+    assertThat(series(d).active().cause()).isEqualTo(Cause.ImagePull);
+    assertThat(series(d).active().since()).isEqualTo(d.verdict().stalledSince());
+    assertThat(rollback(d)).isNull();
+    assertThat(next(d)).isEqualTo(d.verdict().nextCheck());
+    assertThat(d.state().memory().heldSince()).isNotEmpty();
+    // Its Event and counter follow the write (never sent for a write that did not land), then the
+    // series (the seed's verdict has no next check: no look again).
+    assertThat(d.effects())
+        .extracting(e -> (Object) e.getClass().getSimpleName())
+        .containsExactly("CreateStall", "Emit", "CountStall", "SetSeries");
+    assertThat(all(d, Effect.Emit.class))
         .singleElement()
         .satisfies(
-            c -> {
-              assertThat(c.kind()).isEqualTo(Kind.CREATE);
-              assertThat(c.transition()).isEqualTo(StallTransition.STALLED);
+            e -> {
+              assertThat(e.reason()).isEqualTo(EventReason.STALLED);
+              assertThat(e.message()).startsWith("Rollout stalled on node gpu-node-1: ImagePull");
             });
-    assertThat(d.plan().metrics().active().cause()).isEqualTo(Cause.ImagePull);
-    assertThat(d.plan().metrics().active().since()).isEqualTo(d.verdict().stalledSince());
-    assertThat(d.plan().rollback()).isNull();
-    assertThat(d.plan().next()).isEqualTo(d.verdict().nextCheck());
-    assertThat(d.state().memory().heldSince()).isNotEmpty();
-    assertThat(d.plan().events()).isEmpty();
+    assertThat(all(d, Effect.CountStall.class))
+        .containsExactly(new Effect.CountStall(Cause.ImagePull));
   }
 
   @Test
   void afterARestartTheActiveStallGoesOnWithoutASecondEventOrANewStart() {
-    RolloutStall recorded =
-        decider.decide(SEED.seen(), RolloutState.NEW, NOW).plan().stalls().active();
+    RolloutStall recorded = written(decider.decide(SEED.seen(), RolloutState.NEW, NOW));
     Instant later = NOW.plus(Duration.ofMinutes(3));
 
     // A new operator process: nothing remembered, the RolloutStall in the cache.
     Decision d = decider.decide(SEED.seen(recorded), RolloutState.NEW, later);
 
-    assertThat(d.plan().stalls().changes())
-        .allSatisfy(c -> assertThat(c.transition()).isEqualTo(StallTransition.STILL_STALLED));
-    assertThat(d.plan().stalls().active().getStatus().stalledSince())
-        .isEqualTo(recorded.getStatus().stalledSince());
+    assertThat(all(d, Effect.WriteStatus.class))
+        .allSatisfy(
+            w -> {
+              assertThat(w.starts()).isFalse();
+              assertThat(w.stall().getStatus().stalledSince())
+                  .isEqualTo(recorded.getStatus().stalledSince());
+            });
+    assertThat(all(d, Effect.CreateStall.class)).isEmpty();
+    assertThat(events(d)).isEmpty();
+    assertThat(all(d, Effect.CountStall.class)).isEmpty();
     assertThat(d.state().memory().heldSince())
         .isEqualTo(RolloutState.NEW.recall(Set.of(recorded)).heldSince());
-    assertThat(d.plan().metrics().active().since())
+    assertThat(series(d).active().since())
         .isEqualTo(Instant.parse(recorded.getStatus().stalledSince()));
   }
 
@@ -182,7 +254,7 @@ class RolloutDeciderTest {
     // with the Ready condition already True again): DESIRED is 0, so "all 0 desired nodes run the
     // new revision" — yet the stalled node still holds its broken pod, which the controller leaves.
     Decision first = decider.decide(SEED.seen(), RolloutState.NEW, NOW);
-    RolloutStall recorded = first.plan().stalls().active();
+    RolloutStall recorded = written(first);
     Instant later = NOW.plus(Duration.ofMinutes(1));
     Fixture outage = SEED.tainted("example.com/outage");
 
@@ -191,25 +263,34 @@ class RolloutDeciderTest {
     assertThat(d.verdict().phase()).isEqualTo(Phase.Complete);
     // Nothing judged meanwhile: the record is not rewritten, the memory not dropped, the series
     // stays as the record has it.
-    assertThat(d.plan().stalls().changes()).isEmpty();
-    assertThat(d.plan().stalls().active()).isSameAs(recorded);
+    assertThat(writes(d)).isEmpty();
+    assertThat(events(d)).isEmpty();
     assertThat(d.state().memory()).isEqualTo(first.state().memory());
-    assertThat(d.plan().metrics().active().cause()).isEqualTo(Cause.ImagePull);
-    assertThat(d.plan().metrics().active().nodes()).isEqualTo(1);
+    assertThat(series(d).active().cause()).isEqualTo(Cause.ImagePull);
+    assertThat(series(d).active().nodes()).isEqualTo(1);
+    assertThat(series(d).active().since())
+        .isEqualTo(Instant.parse(recorded.getStatus().stalledSince()));
 
     // The nodes back: the same stall goes on — no "moving again", no second Event.
     Decision back = decider.decide(SEED.seen(recorded), d.state(), later.plusSeconds(30));
-    assertThat(back.plan().stalls().changes())
-        .allSatisfy(c -> assertThat(c.transition()).isEqualTo(StallTransition.STILL_STALLED));
-    assertThat(back.plan().stalls().active().getStatus().stalledSince())
-        .isEqualTo(recorded.getStatus().stalledSince());
+    assertThat(all(back, Effect.WriteStatus.class))
+        .allSatisfy(
+            w -> {
+              assertThat(w.starts()).isFalse();
+              assertThat(w.stall().getStatus().stalledSince())
+                  .isEqualTo(recorded.getStatus().stalledSince());
+            });
+    assertThat(events(back)).isEmpty();
+    assertThat(series(back).active().since())
+        .isEqualTo(Instant.parse(recorded.getStatus().stalledSince()));
 
     // Once the broken pod is gone from the node outside DESIRED, the rollout is complete.
     Decision gone =
         decider.decide(outage.withoutPodsOn("gpu-node-1").seen(recorded), RolloutState.NEW, later);
-    assertThat(gone.plan().stalls().changes())
+    assertThat(written(gone).getStatus().conditions())
         .singleElement()
-        .satisfies(c -> assertThat(c.resolution()).isEqualTo(Resolution.RolloutComplete));
+        .satisfies(c -> assertThat(c.getReason()).isEqualTo(Resolution.RolloutComplete.name()));
+    assertThat(events(gone)).containsExactly(EventReason.RESOLVED.reason());
   }
 
   @Test
@@ -218,10 +299,10 @@ class RolloutDeciderTest {
 
     Decision first = decider.decide(lagging.seen(), RolloutState.NEW, NOW);
     assertThat(first.verdict()).isNull();
-    assertThat(first.plan().stalls().changes()).isEmpty();
-    assertThat(first.plan().metrics()).isNull();
-    assertThat(first.plan().next()).isEqualTo(NOW.plus(RolloutDecider.LAG_RECHECK));
-    assertThat(first.plan().log()).extracting(LogLine::level).containsOnly(LogLine.Level.DEBUG);
+    assertThat(writes(first)).isEmpty();
+    assertThat(series(first)).isNull();
+    assertThat(next(first)).isEqualTo(NOW.plus(RolloutDecider.LAG_RECHECK));
+    assertThat(all(first, Log.class)).extracting(Log::level).containsOnly(Log.Level.DEBUG);
     assertThat(first.state().lagSince()).isEqualTo(NOW);
 
     Instant stillWithin = NOW.plus(RolloutDecider.LAG_LIMIT).minusMillis(1);
@@ -232,8 +313,8 @@ class RolloutDeciderTest {
     Instant past = NOW.plus(RolloutDecider.LAG_LIMIT);
     Decision third = decider.decide(lagging.seen(), second.state(), past);
     assertThat(third.verdict()).isNotNull();
-    assertThat(third.plan().metrics()).isNotNull();
-    assertThat(lines(third.plan()))
+    assertThat(series(third)).isNotNull();
+    assertThat(lines(third))
         .containsExactly(
             "WARN gpu-operator/nvidia-container-toolkit: no ControllerRevision of DaemonSet"
                 + " nvidia-container-toolkit is cached, though the controller has written its"
@@ -241,7 +322,7 @@ class RolloutDeciderTest {
 
     Decision fourth = decider.decide(lagging.seen(), third.state(), past.plusSeconds(30));
     assertThat(fourth.verdict()).isNotNull();
-    assertThat(fourth.plan().log()).isEmpty();
+    assertThat(lines(fourth)).isEmpty();
 
     // The caches caught up: the next lag is waited out afresh.
     Decision caughtUp = decider.decide(SEED.seen(), fourth.state(), past.plusSeconds(31));
@@ -254,30 +335,28 @@ class RolloutDeciderTest {
 
     Decision first = decider.decide(terminating.seen(), RolloutState.NEW, NOW);
     assertThat(first.verdict().phase()).isEqualTo(Phase.Stalled);
-    assertThat(first.plan().stalls().changes()).isEmpty();
-    assertThat(first.plan().metrics()).isNull();
-    assertThat(first.plan().next()).isEqualTo(NOW.plus(RolloutDecider.LAG_RECHECK));
+    assertThat(writes(first)).isEmpty();
+    assertThat(series(first)).isNull();
+    assertThat(next(first)).isEqualTo(NOW.plus(RolloutDecider.LAG_RECHECK));
     assertThat(first.state().confirming().since()).isEqualTo(NOW);
     assertThat(first.state().memory()).isNull(); // nothing remembered yet
-    assertThat(lines(first.plan()))
+    assertThat(lines(first))
         .singleElement()
         .asString()
         .startsWith("INFO gpu-operator/nvidia-container-toolkit: ")
         .endsWith("; looking again before recording it");
 
     Decision again = decider.decide(terminating.seen(), first.state(), NOW.plusSeconds(1));
-    assertThat(again.plan().stalls().changes()).isEmpty();
-    assertThat(again.plan().log()).extracting(LogLine::level).containsOnly(LogLine.Level.DEBUG);
+    assertThat(writes(again)).isEmpty();
+    assertThat(all(again, Log.class)).extracting(Log::level).containsOnly(Log.Level.DEBUG);
 
     Decision confirmed =
         decider.decide(terminating.seen(), again.state(), NOW.plus(RolloutDecider.CONFIRMATION));
-    assertThat(confirmed.plan().stalls().changes())
-        .singleElement()
-        .satisfies(c -> assertThat(c.kind()).isEqualTo(Kind.CREATE));
-    assertThat(confirmed.plan().stalls().active().getStatus().stalledSince())
+    assertThat(writes(confirmed)).singleElement().isInstanceOf(Effect.CreateStall.class);
+    assertThat(written(confirmed).getStatus().stalledSince())
         .isEqualTo(first.verdict().stalledSince().toString());
     assertThat(confirmed.state().confirming()).isNull();
-    assertThat(lines(confirmed.plan()))
+    assertThat(lines(confirmed))
         .containsExactly(
             "INFO gpu-operator/nvidia-container-toolkit: still stalled 2 s later: recording it");
   }
@@ -292,7 +371,7 @@ class RolloutDeciderTest {
     Decision second = decider.decide(SEED.seen(), first.state(), NOW.plusSeconds(1));
 
     assertThat(second.state().confirming()).isNull();
-    assertThat(lines(second.plan()))
+    assertThat(lines(second))
         .first()
         .isEqualTo(
             "INFO gpu-operator/nvidia-container-toolkit: the stall of revision "
@@ -300,33 +379,42 @@ class RolloutDeciderTest {
                 + " did not stand a second look: not recorded");
   }
 
+  /**
+   * The analyzer runs once per decision: a verdict that first wants the controller's Events records
+   * nothing and has them listed by the next reconcile, at once; the state says when they are due
+   * again.
+   */
   @Test
   void aPodlessNodeAsksForTheControllersEventsThenUsesThemForAWhile() {
     Fixture quota = Fixture.load("failed-create-quota");
+    assertThat(RolloutState.NEW.failedCreatesDue(NOW)).isFalse();
 
     Decision ask = decider.decide(quota.seen(), RolloutState.NEW, NOW);
-    assertThat(ask.plan().listFailedCreates()).isTrue();
-    assertThat(ask.plan().stalls().changes()).isEmpty();
-    assertThat(ask.state()).isEqualTo(RolloutState.NEW);
+    assertThat(ask.verdict()).isNull();
+    assertThat(ask.effects()).containsExactly(new Effect.LookAgain(NOW));
+    assertThat(ask.state().failedCreatesDue(NOW)).isTrue();
 
-    Decision listed =
-        decider.decide(quota.seen().withFailedCreates(quota.events()), ask.state(), NOW);
-    assertThat(listed.plan().listFailedCreates()).isFalse();
+    Decision listed = decider.decide(quota.seenWithEvents(), ask.state(), NOW);
     assertThat(listed.verdict().cause()).isEqualTo(Cause.FailedCreate);
-    assertThat(listed.plan().next()).isBeforeOrEqualTo(NOW.plus(FailedCreates.REFRESH));
+    assertThat(written(listed).getStatus().cause()).isEqualTo(Cause.FailedCreate.name());
+    assertThat(next(listed)).isBeforeOrEqualTo(NOW.plus(RolloutDecider.EVENTS_REFRESH));
     assertThat(listed.state().failedCreates().at()).isEqualTo(NOW);
 
-    Instant within = NOW.plus(FailedCreates.REFRESH).minusMillis(1);
+    Instant within = NOW.plus(RolloutDecider.EVENTS_REFRESH).minusMillis(1);
+    assertThat(listed.state().failedCreatesDue(within)).isFalse();
     Decision reused = decider.decide(quota.seen(), listed.state(), within);
-    assertThat(reused.plan().listFailedCreates()).isFalse();
     assertThat(reused.verdict().cause()).isEqualTo(Cause.FailedCreate);
+    assertThat(reused.state().failedCreatesDue(within)).isFalse();
 
-    Decision stale = decider.decide(quota.seen(), listed.state(), NOW.plus(FailedCreates.REFRESH));
-    assertThat(stale.plan().listFailedCreates()).isTrue();
+    Instant stale = NOW.plus(RolloutDecider.EVENTS_REFRESH);
+    assertThat(reused.state().failedCreatesDue(stale)).isTrue();
+    Decision relisted = decider.decide(quota.seenWithEvents(), reused.state(), stale);
+    assertThat(relisted.state().failedCreates().at()).isEqualTo(stale);
 
     // Not wanted any more: forgotten.
-    assertThat(decider.decide(SEED.seen(), listed.state(), within).state().failedCreates())
-        .isNull();
+    Decision moved = decider.decide(SEED.seen(), listed.state(), within);
+    assertThat(moved.state().failedCreates()).isNull();
+    assertThat(moved.state().failedCreatesDue(within)).isFalse();
   }
 
   @Test
@@ -334,68 +422,69 @@ class RolloutDeciderTest {
     DaemonSet ds = SEED.generation(4).ds();
 
     Decision first = decider.invalid(ds, "spec.selector is missing", RolloutState.NEW);
-    assertThat(first.plan().events())
-        .containsExactly(Notice.warning(StallEvents.INVALID, "spec.selector is missing"));
-    assertThat(lines(first.plan()))
+    assertThat(all(first, Effect.Emit.class))
+        .containsExactly(new Effect.Emit(EventReason.INVALID, "spec.selector is missing"));
+    assertThat(lines(first))
         .containsExactly(
             "WARN cannot analyze DaemonSet gpu-operator/nvidia-container-toolkit: spec.selector is"
                 + " missing");
 
     Decision same = decider.invalid(ds, "spec.selector is missing", first.state());
-    assertThat(same.plan().events()).isEmpty();
-    assertThat(same.plan().log()).isEmpty();
+    assertThat(same.effects()).isEmpty();
 
     Decision other = decider.invalid(ds, "spec.template is missing", same.state());
-    assertThat(other.plan().events()).hasSize(1);
+    assertThat(events(other)).hasSize(1);
 
     Decision edited =
         decider.invalid(SEED.generation(5).ds(), "spec.template is missing", other.state());
-    assertThat(edited.plan().events()).hasSize(1);
+    assertThat(events(edited)).hasSize(1);
 
     // Fixed, then broken the same way again: said again.
     Decision fixed = decider.decide(SEED.generation(5).seen(), edited.state(), NOW);
     assertThat(fixed.state().invalid()).isNull();
     assertThat(
-            decider
-                .invalid(SEED.generation(5).ds(), "spec.template is missing", fixed.state())
-                .plan()
-                .events())
+            events(
+                decider.invalid(
+                    SEED.generation(5).ds(), "spec.template is missing", fixed.state())))
         .hasSize(1);
   }
 
   @Test
   void aDueAutoRollbackIsPlannedRefusedOnceRetriedAfterAMinuteAndDoneOnce() {
-    RolloutDecider rolling = decider(true);
+    RolloutDecider rolling = decider(true, false);
     Fixture optedIn = SEED.annotated(MetadataKeys.AUTO_ROLLBACK, "true");
 
     Decision due = rolling.decide(optedIn.seen(), RolloutState.NEW, NOW);
-    assertThat(due.plan().rollback()).isNotNull();
-    assertThat(due.plan().rollback().rollBack()).isTrue();
+    assertThat(rollback(due)).isNotNull();
+    assertThat(rollback(due).rollBack()).isTrue();
+    // The rollback runs after the stall is written and announced.
+    assertThat(due.effects().indexOf(new Effect.RollBack(rollback(due))))
+        .isGreaterThan(due.effects().indexOf(all(due, Effect.Emit.class).get(0)));
 
-    var refused = new AutoRollback.Outcome(due.plan().rollback(), null, "HTTP 403: forbidden");
-    Decision first = rolling.afterRollback(optedIn.ds(), due.verdict(), refused, due.state(), NOW);
-    assertThat(first.plan().events())
-        .containsExactly(Notice.warning(StallEvents.ROLLBACK_REFUSED, "HTTP 403: forbidden"));
-    assertThat(first.plan().next()).isEqualTo(NOW.plus(RolloutDecider.ROLLBACK_RETRY));
+    var refused = new RollbackOutcome(rollback(due), null, "HTTP 403: forbidden");
+    Decision first = rolledBack(rolling, optedIn.ds(), due, refused, NOW);
+    assertThat(all(first, Effect.Emit.class))
+        .containsExactly(new Effect.Emit(EventReason.ROLLBACK_REFUSED, "HTTP 403: forbidden"));
+    assertThat(next(first)).isEqualTo(NOW.plus(RolloutDecider.ROLLBACK_RETRY));
 
     // Pod events meanwhile: no retry before the minute is up.
     Decision meanwhile = rolling.decide(optedIn.seen(), first.state(), NOW.plusSeconds(10));
-    assertThat(meanwhile.plan().rollback()).isNull();
-    assertThat(meanwhile.plan().next()).isBeforeOrEqualTo(NOW.plus(RolloutDecider.ROLLBACK_RETRY));
+    assertThat(rollback(meanwhile)).isNull();
+    assertThat(next(meanwhile)).isBeforeOrEqualTo(NOW.plus(RolloutDecider.ROLLBACK_RETRY));
 
     // Retried, refused the same way: no second Warning.
     Instant retry = NOW.plus(RolloutDecider.ROLLBACK_RETRY);
     Decision again = rolling.decide(optedIn.seen(), meanwhile.state(), retry);
-    assertThat(again.plan().rollback()).isNotNull();
+    assertThat(rollback(again)).isNotNull();
     Decision second =
-        rolling.afterRollback(
+        rolledBack(
+            rolling,
             optedIn.ds(),
-            again.verdict(),
-            new AutoRollback.Outcome(again.plan().rollback(), null, "HTTP 403: forbidden"),
-            again.state(),
+            again,
+            new RollbackOutcome(rollback(again), null, "HTTP 403: forbidden"),
             retry);
-    assertThat(second.plan().events()).isEmpty();
-    assertThat(second.plan().log()).isEmpty();
+    assertThat(events(second)).isEmpty();
+    assertThat(lines(second)).isEmpty();
 
     // Done at last: one Event, one count, remembered before the caches show it.
     Instant done = retry.plus(RolloutDecider.ROLLBACK_RETRY);
@@ -410,93 +499,137 @@ class RolloutDeciderTest {
             List.of(),
             List.of());
     Decision rolledBack =
-        rolling.afterRollback(
-            optedIn.ds(),
-            third.verdict(),
-            new AutoRollback.Outcome(third.plan().rollback(), result, null),
-            third.state(),
-            done);
-    assertThat(rolledBack.plan().countRollback()).isTrue();
-    assertThat(rolledBack.plan().events())
-        .extracting(Notice::reason)
-        .containsExactly(StallEvents.ROLLED_BACK);
+        rolledBack(
+            rolling, optedIn.ds(), third, new RollbackOutcome(rollback(third), result, null), done);
+    assertThat(all(rolledBack, Effect.CountRollback.class)).hasSize(1);
+    assertThat(events(rolledBack)).containsExactly(EventReason.ROLLED_BACK.reason());
     assertThat(rolledBack.state().ownRollbacks()).hasSize(1);
     assertThat(rolledBack.state().refusal()).isNull();
 
     // The next reconcile still sees the DaemonSet as it was: no second rollback.
     Decision stale = rolling.decide(optedIn.seen(), rolledBack.state(), done.plusSeconds(1));
-    assertThat(stale.plan().rollback()).isNull();
+    assertThat(rollback(stale)).isNull();
   }
 
   @Test
   void withoutTheOptInNoRollbackIsPlanned() {
-    Decision d = decider(true).decide(SEED.seen(), RolloutState.NEW, NOW);
-    assertThat(d.plan().rollback()).isNull();
-    assertThat(d.plan().stalls().active()).isNotNull();
+    Decision d = decider(true, false).decide(SEED.seen(), RolloutState.NEW, NOW);
+    assertThat(rollback(d)).isNull();
+    assertThat(series(d).active()).isNotNull();
   }
 
   @Test
   void aDeletedDaemonSetDropsItsSeriesAndItsStalls() {
-    RolloutStall recorded =
-        decider.decide(SEED.seen(), RolloutState.NEW, NOW).plan().stalls().active();
+    RolloutStall recorded = written(decider.decide(SEED.seen(), RolloutState.NEW, NOW));
 
-    RolloutPlan plan = decider.deleted("gpu-operator/nvidia-container-toolkit", Set.of(recorded));
+    Decision d = decider.deleted(SEED.ds(), Set.of(recorded));
 
-    assertThat(plan.forget()).isTrue();
-    assertThat(plan.orphans()).containsExactly(recorded);
-    assertThat(lines(plan))
+    assertThat(d.effects())
         .containsExactly(
-            "INFO DaemonSet gpu-operator/nvidia-container-toolkit deleted: removing its 1"
-                + " RolloutStall(s)");
-    assertThat(decider.deleted("ns/none", Set.of()).log()).isEmpty();
+            Log.info(
+                "DaemonSet gpu-operator/nvidia-container-toolkit deleted: removing its 1"
+                    + " RolloutStall(s)"),
+            new Effect.DropSeries(),
+            new Effect.DeleteStall(recorded, false));
+    assertThat(d.state()).isEqualTo(RolloutState.NEW);
+    assertThat(decider.deleted(SEED.ds(), Set.of()).effects())
+        .containsExactly(new Effect.DropSeries());
   }
 
   /**
    * The first write of a stall failed with its outcome unknown (its status PUT landed, the answer
-   * was lost): the next look finds it Active and announces it, once.
+   * was lost): settled, the state remembers it; the next look finds it Active and announces it,
+   * once.
    */
   @Test
   void aStallWhoseFirstWriteWasNotConfirmedIsAnnouncedWhenFoundActive() {
     Decision first = decider.decide(SEED.seen(), RolloutState.NEW, NOW);
-    RolloutStall landed = first.plan().stalls().active();
+    RolloutStall landed = written(first);
     String name = landed.getMetadata().getName();
-    RolloutState failed = first.state().unannounced(name);
+    var lost =
+        new Performed(Set.of(name), null, false, null, new IllegalStateException("answer lost"));
+    RolloutState failed = decider.settle(SEED.ds(), first, lost, NOW).state();
+    assertThat(failed.unannounced()).containsExactly(name);
 
     Decision next = decider.decide(SEED.seen(landed), failed, NOW.plusSeconds(5));
 
-    assertThat(next.plan().stalls().changes())
-        .filteredOn(c -> c.transition() == StallTransition.STALLED)
-        .singleElement()
-        .satisfies(
-            c -> {
-              assertThat(c.kind()).isEqualTo(Kind.ANNOUNCE);
-              assertThat(c.stall().getMetadata().getName()).isEqualTo(name);
-            });
-    assertThat(next.plan().stalls().cause()).isEqualTo(Cause.ImagePull);
+    assertThat(all(next, Effect.CreateStall.class)).isEmpty();
+    assertThat(all(next, Effect.WriteStatus.class)).noneMatch(Effect.WriteStatus::starts);
+    assertThat(lines(next))
+        .contains(
+            "INFO RolloutStall gpu-operator/"
+                + name
+                + ": its status write's answer was lost; announcing it now");
+    assertThat(events(next)).containsExactly(EventReason.STALLED.reason());
+    assertThat(all(next, Effect.CountStall.class))
+        .containsExactly(new Effect.CountStall(Cause.ImagePull));
     assertThat(next.state().unannounced()).isEmpty();
     // Announced: the look after says nothing more.
-    assertThat(
-            decider
-                .decide(SEED.seen(landed), next.state(), NOW.plusSeconds(6))
-                .plan()
-                .stalls()
-                .changes())
-        .noneMatch(c -> c.transition() == StallTransition.STALLED);
+    assertThat(events(decider.decide(SEED.seen(landed), next.state(), NOW.plusSeconds(6))))
+        .isEmpty();
   }
 
   /** The write did not land: the stall is created (and announced) again, not announced twice. */
   @Test
   void aStallWhoseFirstWriteDidNotLandIsCreatedAndAnnouncedOnce() {
     Decision first = decider.decide(SEED.seen(), RolloutState.NEW, NOW);
-    String name = first.plan().stalls().active().getMetadata().getName();
+    String name = written(first).getMetadata().getName();
 
     Decision next =
         decider.decide(SEED.seen(), first.state().unannounced(name), NOW.plusSeconds(5));
 
-    assertThat(next.plan().stalls().changes())
-        .filteredOn(c -> c.transition() == StallTransition.STALLED)
-        .singleElement()
-        .satisfies(c -> assertThat(c.kind()).isEqualTo(Kind.CREATE));
+    assertThat(writes(next)).singleElement().isInstanceOf(Effect.CreateStall.class);
+    assertThat(events(next)).containsExactly(EventReason.STALLED.reason());
     assertThat(next.state().unannounced()).isEmpty();
+  }
+
+  /**
+   * With {@code --daemonset-conditions} the condition follows the stalls: synced after the writes,
+   * and looked at again shortly when stalls were written (the cache shows them only later); a
+   * conflict is looked at again shortly.
+   */
+  @Test
+  void theConditionFollowsTheStallsWhenAskedFor() {
+    RolloutDecider withConditions = decider(false, true);
+    Decision d = withConditions.decide(SEED.seen(), RolloutState.NEW, NOW);
+
+    String hash = d.verdict().newRevision().hash();
+    assertThat(all(d, Effect.SyncCondition.class)).containsExactly(new Effect.SyncCondition(hash));
+    assertThat(d.effects().indexOf(new Effect.SyncCondition(hash)))
+        .isGreaterThan(d.effects().indexOf(all(d, Effect.CreateStall.class).get(0)));
+    assertThat(next(d)).isEqualTo(NOW.plus(RolloutDecider.CONFLICT_RETRY));
+
+    var conflict = new Performed(Set.of(), null, true, null, null);
+    assertThat(withConditions.settle(SEED.ds(), d, conflict, NOW).effects())
+        .containsExactly(new Effect.LookAgain(NOW.plus(RolloutDecider.CONFLICT_RETRY)));
+    assertThat(all(decider.decide(SEED.seen(), RolloutState.NEW, NOW), Effect.SyncCondition.class))
+        .isEmpty();
+  }
+
+  /** A status edited by hand is rewritten with one warning naming what was found. */
+  @Test
+  void aHandEditedStatusIsRewrittenWithAWarning() {
+    RolloutStall recorded = written(decider.decide(SEED.seen(), RolloutState.NEW, NOW));
+    var mapper = io.fabric8.kubernetes.client.utils.Serialization.jsonMapper();
+    @SuppressWarnings("unchecked")
+    java.util.Map<String, Object> status =
+        mapper.convertValue(recorded.getStatus(), java.util.Map.class);
+    status.put("phase", "Broken");
+    RolloutStall vandalised = new RolloutStall();
+    vandalised.setMetadata(recorded.getMetadata());
+    vandalised.setSpec(recorded.getSpec());
+    vandalised.setStatus(mapper.convertValue(status, dev.stallwatch.crd.RolloutStallStatus.class));
+
+    Decision d = decider.decide(SEED.seen(vandalised), RolloutState.NEW, NOW.plusSeconds(30));
+
+    assertThat(lines(d))
+        .anySatisfy(
+            l ->
+                assertThat(l)
+                    .startsWith("WARN RolloutStall gpu-operator/")
+                    .contains("status edited by hand (phase \"Broken\"")
+                    .endsWith("rewritten from the current verdict"));
+    assertThat(all(d, Effect.WriteStatus.class)).singleElement();
+    assertThat(events(d)).isEmpty(); // repaired, not a second RolloutStalled
   }
 }

@@ -3,7 +3,6 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.micrometer.core.instrument.Tag;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,14 +20,14 @@ class RoutingLabelsTest {
   }
 
   @Test
-  void everyAllowlistedKeyIsATagAndAMissingOneIsEmpty() {
-    assertThat(routing.tags(Map.of("team", "gpu-platform", "tier", "node")))
+  void everyAllowlistedKeyIsAMetricLabelAndAMissingOneIsEmpty() {
+    assertThat(routing.metricLabels(Map.of("team", "gpu-platform", "tier", "node")))
         .containsExactly(
-            Tag.of("label_team", "gpu-platform"),
-            Tag.of("label_app_kubernetes_io_part_of", ""),
-            Tag.of("label_cost_center", ""));
-    assertThat(routing.tags(null)).hasSize(3).allMatch(t -> t.getValue().isEmpty());
-    assertThat(RoutingLabels.NONE.tags(Map.of("team", "x"))).isEmpty();
+            Map.entry("label_team", "gpu-platform"),
+            Map.entry("label_app_kubernetes_io_part_of", ""),
+            Map.entry("label_cost_center", ""));
+    assertThat(routing.metricLabels(null)).hasSize(3).allSatisfy((k, v) -> assertThat(v).isEmpty());
+    assertThat(RoutingLabels.NONE.metricLabels(Map.of("team", "x"))).isEmpty();
   }
 
   @Test

@@ -130,7 +130,7 @@ class StallEdgeCasesIT {
         .atMost(WAIT)
         .untilAsserted(
             () ->
-                assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.RESOLVED))
+                assertThat(cluster.events("gpu-operator", "toolkit", EventReason.RESOLVED.reason()))
                     .singleElement()
                     .satisfies(e -> assertThat(e.getMessage()).contains("stalled on was deleted")));
   }
@@ -159,7 +159,7 @@ class StallEdgeCasesIT {
     assertThat(after.getStatus().stalledSince()).isEqualTo(before.getStatus().stalledSince());
     assertThat(after.getStatus().conditions().get(0).getLastTransitionTime())
         .isEqualTo(before.getStatus().conditions().get(0).getLastTransitionTime());
-    assertThat(cluster.events("gpu-operator", "toolkit", StallEvents.STALLED)).hasSize(1);
+    assertThat(cluster.events("gpu-operator", "toolkit", EventReason.STALLED.reason())).hasSize(1);
   }
 
   @Test
@@ -240,9 +240,13 @@ class StallEdgeCasesIT {
         .atMost(WAIT)
         .untilAsserted(
             () ->
-                assertThat(cluster.events("gpu-operator", "broken", StallEvents.INVALID))
+                assertThat(cluster.events("gpu-operator", "broken", EventReason.INVALID.reason()))
                     .hasSize(1));
-    assertThat(cluster.events("gpu-operator", "broken", StallEvents.INVALID).get(0).getMessage())
+    assertThat(
+            cluster
+                .events("gpu-operator", "broken", EventReason.INVALID.reason())
+                .get(0)
+                .getMessage())
         .contains("broken")
         .contains("maxUnavailable");
     assertThat(cluster.stalls("gpu-operator"))

@@ -18,7 +18,7 @@ class StallMetricsTest {
 
   @Test
   void aStalledDaemonSetExportsTheStallSeriesAndItsSplit() {
-    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", seen(split(2, 0, 1), stall("ImagePull", 1)));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
 
     String scrape = registry.scrape();
@@ -57,18 +57,27 @@ class StallMetricsTest {
   @Test
   void nodesLeftAlwaysTimeLeftOnlyWhileKnownAndNeitherOnceTheDaemonSetIsGone() {
     var moving = new dev.stallwatch.rollout.Pace(2.0, 4, java.time.Duration.ofSeconds(120));
-    metrics.observe("gpu", "toolkit", split(2, 1, 0), null, java.util.List.of(), moving);
+    metrics.observe(
+        "gpu",
+        "toolkit",
+        new Effect.SetSeries(split(2, 1, 0), null, java.util.Map.of(), moving, false));
     assertThat(registry.scrape())
         .contains("stallwatch_rollout_remaining_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 4.0")
         .contains("stallwatch_rollout_eta_seconds{daemonset=\"toolkit\",namespace=\"gpu\"} 120.0");
 
     var unknown = new dev.stallwatch.rollout.Pace(null, 3, null);
-    metrics.observe("gpu", "toolkit", split(1, 2, 0), null, java.util.List.of(), unknown);
+    metrics.observe(
+        "gpu",
+        "toolkit",
+        new Effect.SetSeries(split(1, 2, 0), null, java.util.Map.of(), unknown, false));
     assertThat(registry.scrape())
         .contains("stallwatch_rollout_remaining_nodes{daemonset=\"toolkit\",namespace=\"gpu\"} 3.0")
         .doesNotContain("stallwatch_rollout_eta_seconds{");
 
-    metrics.observe("gpu", "toolkit", split(1, 2, 0), null, java.util.List.of(), moving);
+    metrics.observe(
+        "gpu",
+        "toolkit",
+        new Effect.SetSeries(split(1, 2, 0), null, java.util.Map.of(), moving, false));
     assertThat(registry.scrape()).contains("stallwatch_rollout_eta_seconds{");
     metrics.forget("gpu", "toolkit");
     assertThat(registry.scrape())
@@ -79,14 +88,23 @@ class StallMetricsTest {
   @Test
   void pausedWhileTheRolloutIsPausedAndGoneWhenItResumesOrTheDaemonSetGoes() {
     var pace = dev.stallwatch.rollout.Pace.UNKNOWN;
-    metrics.observe("kruise", "agent", split(2, 1, 0), null, java.util.List.of(), pace, true);
+    metrics.observe(
+        "kruise",
+        "agent",
+        new Effect.SetSeries(split(2, 1, 0), null, java.util.Map.of(), pace, true));
     assertThat(registry.scrape())
         .contains("stallwatch_rollout_paused{daemonset=\"agent\",namespace=\"kruise\"} 1.0");
 
-    metrics.observe("kruise", "agent", split(2, 1, 0), null, java.util.List.of(), pace, false);
+    metrics.observe(
+        "kruise",
+        "agent",
+        new Effect.SetSeries(split(2, 1, 0), null, java.util.Map.of(), pace, false));
     assertThat(registry.scrape()).doesNotContain("stallwatch_rollout_paused{");
 
-    metrics.observe("kruise", "agent", split(2, 1, 0), null, java.util.List.of(), pace, true);
+    metrics.observe(
+        "kruise",
+        "agent",
+        new Effect.SetSeries(split(2, 1, 0), null, java.util.Map.of(), pace, true));
     metrics.forget("kruise", "agent");
     assertThat(registry.scrape()).doesNotContain("stallwatch_rollout_paused{");
   }
@@ -128,9 +146,9 @@ class StallMetricsTest {
 
   @Test
   void resolvingRemovesTheStallSeriesButKeepsTheSplitAndTheCount() {
-    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", seen(split(2, 0, 1), stall("ImagePull", 1)));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
-    metrics.observe("gpu", "toolkit", split(3, 0, 0), null);
+    metrics.observe("gpu", "toolkit", seen(split(3, 0, 0), null));
 
     String scrape = registry.scrape();
     assertThat(scrape)
@@ -144,8 +162,8 @@ class StallMetricsTest {
 
   @Test
   void aNewCauseReplacesTheSeriesOfTheOldOne() {
-    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
-    metrics.observe("gpu", "toolkit", split(1, 0, 2), stall("CrashLoop", 2));
+    metrics.observe("gpu", "toolkit", seen(split(2, 0, 1), stall("ImagePull", 1)));
+    metrics.observe("gpu", "toolkit", seen(split(1, 0, 2), stall("CrashLoop", 2)));
 
     String scrape = registry.scrape();
     assertThat(scrape)
@@ -156,9 +174,9 @@ class StallMetricsTest {
 
   @Test
   void aDeletedDaemonSetLeavesNoSeriesBehind() {
-    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", seen(split(2, 0, 1), stall("ImagePull", 1)));
     metrics.countStall("gpu", "toolkit", Cause.ImagePull);
-    metrics.observe("net", "cni", split(0, 3, 0), null);
+    metrics.observe("net", "cni", seen(split(0, 3, 0), null));
     metrics.forget("gpu", "toolkit");
 
     String scrape = registry.scrape();
@@ -167,12 +185,11 @@ class StallMetricsTest {
 
   @Test
   void aNewSuspectReplacesTheSeries() {
-    metrics.observe("gpu", "toolkit", split(2, 0, 1), stall("ImagePull", 1));
+    metrics.observe("gpu", "toolkit", seen(split(2, 0, 1), stall("ImagePull", 1)));
     metrics.observe(
         "gpu",
         "toolkit",
-        split(2, 0, 1),
-        new StallMetrics.ActiveStall(Cause.ImagePull, Suspect.Node, 1, since));
+        seen(split(2, 0, 1), new ActiveStall(Cause.ImagePull, Suspect.Node, 1, since)));
 
     assertThat(registry.scrape())
         .doesNotContain("suspect=\"NewRevision\"")
@@ -186,11 +203,21 @@ class StallMetricsTest {
     metrics.observe(
         "gpu",
         "toolkit",
-        split(2, 0, 1),
-        stall("ImagePull", 1),
-        routing.tags(java.util.Map.of("team", "gpu-platform", "tier", "node")));
+        new Effect.SetSeries(
+            split(2, 0, 1),
+            stall("ImagePull", 1),
+            routing.metricLabels(java.util.Map.of("team", "gpu-platform", "tier", "node")),
+            dev.stallwatch.rollout.Pace.UNKNOWN,
+            false));
     metrics.observe(
-        "net", "cni", split(2, 0, 1), stall("CrashLoop", 1), routing.tags(java.util.Map.of()));
+        "net",
+        "cni",
+        new Effect.SetSeries(
+            split(2, 0, 1),
+            stall("CrashLoop", 1),
+            routing.metricLabels(java.util.Map.of()),
+            dev.stallwatch.rollout.Pace.UNKNOWN,
+            false));
 
     String scrape = registry.scrape();
     assertThat(scrape)
@@ -209,16 +236,25 @@ class StallMetricsTest {
     metrics.observe(
         "gpu",
         "toolkit",
-        split(2, 0, 1),
-        stall("ImagePull", 1),
-        routing.tags(java.util.Map.of("team", "drivers")));
+        new Effect.SetSeries(
+            split(2, 0, 1),
+            stall("ImagePull", 1),
+            routing.metricLabels(java.util.Map.of("team", "drivers")),
+            dev.stallwatch.rollout.Pace.UNKNOWN,
+            false));
     assertThat(registry.scrape())
         .contains("label_team=\"drivers\"")
         .doesNotContain("label_team=\"gpu-platform\"");
   }
 
-  private StallMetrics.ActiveStall stall(String cause, int nodes) {
-    return new StallMetrics.ActiveStall(Cause.valueOf(cause), Suspect.NewRevision, nodes, since);
+  /** One observation with no routing labels, its pace unknown, not paused. */
+  static Effect.SetSeries seen(RevisionNodes split, ActiveStall stall) {
+    return new Effect.SetSeries(
+        split, stall, java.util.Map.of(), dev.stallwatch.rollout.Pace.UNKNOWN, false);
+  }
+
+  private ActiveStall stall(String cause, int nodes) {
+    return new ActiveStall(Cause.valueOf(cause), Suspect.NewRevision, nodes, since);
   }
 
   /** A split of so many old, new and pod-less nodes (named o0, n0, x0, …). */

@@ -31,7 +31,7 @@ class StallRecordTest {
     assertThat(status.suspect()).isEqualTo("NewRevision");
     assertThat(status.suspectReason()).isEqualTo(SeedVerdicts.Operator.SUSPECT_REASON);
     assertThat(status.rollbackWithheld()).isNull();
-    assertThat(StallEvents.stalledMessage(status))
+    assertThat(StallRecord.stalledMessage(status))
         .contains(
             "ImagePull (ImagePullBackOff); suspect NewRevision: rollback would help, because the"
                 + " new revision's pod fails on Ready node gpu-node-1");

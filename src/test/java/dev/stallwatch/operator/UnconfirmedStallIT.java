@@ -86,7 +86,7 @@ class UnconfirmedStallIT {
 
   private int stalledEvents() {
     return client.v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> StallEvents.STALLED.equals(e.getReason()))
+        .filter(e -> EventReason.STALLED.reason().equals(e.getReason()))
         .mapToInt(e -> e.getCount() == null ? 1 : e.getCount())
         .sum();
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.deploy.NativeHelm;
-import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.operator.EventReason;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -377,8 +377,8 @@ class ChartRealClusterIT {
           .isEqualTo("example.com/agent:v1");
       s.awaitComplete("agent");
       assertThat(s.awaitResolved()).hasSize(1);
-      assertThat(s.events("agent", StallEvents.STALLED)).hasSize(1);
-      assertThat(s.events("agent", StallEvents.ROLLED_BACK)).hasSize(1);
+      assertThat(s.events("agent", EventReason.STALLED.reason())).hasSize(1);
+      assertThat(s.events("agent", EventReason.ROLLED_BACK.reason())).hasSize(1);
       assertThat(operator.output()).doesNotContainIgnoringCase("forbidden");
     }
   }

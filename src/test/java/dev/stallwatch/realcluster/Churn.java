@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.StallName;
-import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.operator.EventReason;
 import dev.stallwatch.rollout.MetadataKeys;
 import java.time.Duration;
 import java.time.Instant;
@@ -98,7 +98,7 @@ final class Churn {
     Instant kept = Instant.now().minus(EVENT_TTL).plus(TTL_MARGIN);
     for (String name : names) {
       Map<String, Integer> byRevision = new TreeMap<>();
-      for (var e : scenario.events(name, StallEvents.STALLED)) {
+      for (var e : scenario.events(name, EventReason.STALLED.reason())) {
         String revision = revisionIn(e.getMessage());
         byRevision.merge(revision, e.getCount() == null ? 1 : e.getCount(), Integer::sum);
       }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
-import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.operator.EventReason;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.Event;
 import java.time.Duration;
@@ -70,7 +70,7 @@ final class FaultBed {
    * (not any Active stall: one of a slow first rollout may stand for a moment).
    */
   static FaultBed stallInProgress(RealCluster cluster, Scenario s) {
-    int eventsBefore = s.events(STALLED, StallEvents.STALLED).size();
+    int eventsBefore = s.events(STALLED, EventReason.STALLED.reason()).size();
     setImage(cluster, s, STALLED, Scenario.UNPULLABLE + "agent:v2");
     String revision = awaitRevision(s, STALLED, "agent:v2");
     RolloutStall stall =
@@ -88,7 +88,7 @@ final class FaultBed {
     // The Event follows the status write: wait for it, so the baseline below counts it.
     await("the RolloutStalled event of " + STALLED)
         .atMost(Duration.ofSeconds(30))
-        .until(() -> s.events(STALLED, StallEvents.STALLED).size() > eventsBefore);
+        .until(() -> s.events(STALLED, EventReason.STALLED.reason()).size() > eventsBefore);
     return new FaultBed(cluster, s, stall);
   }
 
@@ -168,7 +168,7 @@ final class FaultBed {
 
   /** The number of RolloutStalled Events on {@code ds}, each counted with its {@code count}. */
   int stalledEvents(String ds) {
-    return scenario.events(ds, StallEvents.STALLED).stream()
+    return scenario.events(ds, EventReason.STALLED.reason()).stream()
         .mapToInt(e -> e.getCount() == null ? 1 : e.getCount())
         .sum();
   }
@@ -267,6 +267,6 @@ final class FaultBed {
   }
 
   static List<Event> events(Scenario s, String ds) {
-    return s.events(ds, StallEvents.STALLED);
+    return s.events(ds, EventReason.STALLED.reason());
   }
 }

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.deploy.NativeHelm;
-import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.operator.EventReason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -173,8 +173,8 @@ class ImagePodRealClusterIT {
     // The Event follows the RolloutStall's status write.
     await("one RolloutStalled Event")
         .atMost(Scenario.WAIT)
-        .until(() -> seed.events(DS, StallEvents.STALLED), e -> !e.isEmpty());
-    assertThat(seed.events(DS, StallEvents.STALLED)).hasSize(1);
+        .until(() -> seed.events(DS, EventReason.STALLED.reason()), e -> !e.isEmpty());
+    assertThat(seed.events(DS, EventReason.STALLED.reason())).hasSize(1);
     await("stallwatch_rollout_stalled on the pod's /metrics")
         .atMost(Scenario.WAIT)
         .until(

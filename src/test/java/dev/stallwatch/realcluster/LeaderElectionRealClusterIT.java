@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.deploy.NativeHelm;
+import dev.stallwatch.operator.EventReason;
 import dev.stallwatch.operator.OperatorSettings;
-import dev.stallwatch.operator.StallEvents;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.nio.file.Path;
 import java.util.List;
@@ -92,7 +92,7 @@ class LeaderElectionRealClusterIT {
     assertThat(after.get(0).getStatus().stalledSince())
         .isEqualTo(before.getStatus().stalledSince());
     assertThat(after.get(0).getStatus().active()).isTrue();
-    assertThat(s.events(DS, StallEvents.STALLED)).hasSize(1);
+    assertThat(s.events(DS, EventReason.STALLED.reason())).hasSize(1);
   }
 
   private static OperatorProcess start(RealCluster cluster, Path kubeconfig, String pod) {

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.deploy.NativeHelm;
-import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.operator.EventReason;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -474,7 +474,9 @@ class NamespacedRelistFaultIT {
     for (String ns : List.of(DONE, DONE_MIN_READY)) {
       Scenario s = scenarios.get(ns);
       assertThat(s.stalls()).as("RolloutStalls of the completed rollout in %s", ns).isEmpty();
-      assertThat(s.events("agent", StallEvents.STALLED)).as("RolloutStalled in %s", ns).isEmpty();
+      assertThat(s.events("agent", EventReason.STALLED.reason()))
+          .as("RolloutStalled in %s", ns)
+          .isEmpty();
     }
     if (namespaced) {
       assertThat(scenarios.get(UNWATCHED).stalls()).as("RolloutStalls of " + UNWATCHED).isEmpty();

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.deploy.NativeHelm;
-import dev.stallwatch.operator.StallEvents;
+import dev.stallwatch.operator.EventReason;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import java.util.List;
@@ -76,7 +76,7 @@ class SeedStoryRealClusterIT {
     await("stallwatch_rollout_stalled on /metrics")
         .atMost(Scenario.WAIT)
         .until(() -> stalledSeries(operator.metrics()), s -> s.endsWith(" 1.0"));
-    assertThat(seed.events(DS, StallEvents.STALLED)).hasSize(1);
+    assertThat(seed.events(DS, EventReason.STALLED.reason())).hasSize(1);
 
     cluster.kubectl("rollout", "undo", "-n", "seed", "daemonset/" + DS).ok();
 
@@ -89,8 +89,8 @@ class SeedStoryRealClusterIT {
     await("the stall series leaves /metrics")
         .atMost(Scenario.WAIT)
         .until(() -> stalledSeries(operator.metrics()).isEmpty());
-    assertThat(seed.events(DS, StallEvents.RESOLVED)).hasSize(1);
-    assertThat(seed.events(DS, StallEvents.STALLED)).as("no second stall").hasSize(1);
+    assertThat(seed.events(DS, EventReason.RESOLVED.reason())).hasSize(1);
+    assertThat(seed.events(DS, EventReason.STALLED.reason())).as("no second stall").hasSize(1);
   }
 
   /**

@@ -162,14 +162,15 @@ class AdvancedDaemonSetRollbackIT {
     assertThat(stalled.apiVersion()).isEqualTo(AdvancedDaemonSet.API_VERSION);
     Instant due = stalled.stalledSince().plus(DELAY);
 
-    AutoRollback.Outcome outcome = auto.apply(seen, verdict(seen, due), List.of(), due);
+    RollbackOutcome outcome = auto.apply(seen, verdict(seen, due), List.of(), due);
 
     assertThat(outcome.refusal()).isNull();
     assertThat(outcome.rolledBack()).isTrue();
     assertThat(outcome.result().to().hash()).isEqualTo(agent.hash(1));
     assertThat(advancedImage()).isEqualTo(agent.image(1));
     assertThat(RollbackRecord.fromAnnotations(agent.read().getMetadata().getAnnotations()))
-        .contains(new RollbackRecord(agent.hash(2), agent.hash(1), due, AutoRollback.BY));
+        .contains(
+            new RollbackRecord(agent.hash(2), agent.hash(1), due, RollbackRecord.BY_OPERATOR));
     assertThat(appsImage()).as("the apps/v1 agent is left alone").isEqualTo(apps.image(2));
   }
 
@@ -185,7 +186,7 @@ class AdvancedDaemonSetRollbackIT {
     agent.edit(ds -> ds.getSpec().setTemplate(agent.template(3)));
     agent.revision(3);
 
-    AutoRollback.Outcome outcome = auto.perform(seen, decision, due);
+    RollbackOutcome outcome = auto.perform(seen, decision, due);
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.refusal())

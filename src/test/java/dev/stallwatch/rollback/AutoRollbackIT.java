@@ -82,18 +82,19 @@ class AutoRollbackIT {
     RolloutVerdict stalled = verdict(now);
     assertThat(stalled.phase()).isEqualTo(Phase.Stalled);
 
-    AutoRollback.Outcome early = auto.apply(ds(), stalled, List.of(), now);
+    RollbackOutcome early = auto.apply(ds(), stalled, List.of(), now);
     assertThat(early.rolledBack()).isFalse();
     assertThat(early.decision().recheckAt()).isEqualTo(stalled.stalledSince().plus(DELAY));
     assertThat(image()).isEqualTo(toolkit.image(2));
 
     Instant due = stalled.stalledSince().plus(DELAY);
-    AutoRollback.Outcome fired = auto.apply(ds(), verdict(due), List.of(), due);
+    RollbackOutcome fired = auto.apply(ds(), verdict(due), List.of(), due);
     assertThat(fired.rolledBack()).isTrue();
     assertThat(fired.result().to().number()).isEqualTo(1);
     assertThat(image()).isEqualTo(toolkit.image(1));
     assertThat(RollbackRecord.fromAnnotations(ds().getMetadata().getAnnotations()))
-        .contains(new RollbackRecord(toolkit.hash(2), toolkit.hash(1), due, AutoRollback.BY));
+        .contains(
+            new RollbackRecord(toolkit.hash(2), toolkit.hash(1), due, RollbackRecord.BY_OPERATOR));
 
     // The rolled-back revision never becomes available on gpu-node-1 either: its pod (standing in
     // for the controller's replacement) waits for good. Whatever the verdict, a rollback is not
@@ -102,7 +103,7 @@ class AutoRollbackIT {
     toolkit.waitingPod("gpu-node-1", 1, clock.instant(), "CrashLoopBackOff", "back-off restarting");
     Instant later = due.plus(Duration.ofHours(1));
     RolloutVerdict afterwards = verdict(later);
-    AutoRollback.Outcome again = auto.apply(ds(), afterwards, List.of(), later);
+    RollbackOutcome again = auto.apply(ds(), afterwards, List.of(), later);
     assertThat(again.rolledBack()).isFalse();
     assertThat(image()).isEqualTo(toolkit.image(1));
     assertThat(afterwards.phase()).isEqualTo(Phase.Stalled);
@@ -120,7 +121,7 @@ class AutoRollbackIT {
     Instant later = due.plus(Duration.ofHours(1));
     RolloutVerdict stalledAgain = verdict(later);
     assertThat(stalledAgain.phase()).isEqualTo(Phase.Stalled);
-    AutoRollback.Outcome outcome = auto.apply(ds(), stalledAgain, List.of(), later);
+    RollbackOutcome outcome = auto.apply(ds(), stalledAgain, List.of(), later);
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.decision().reason())
@@ -132,7 +133,7 @@ class AutoRollbackIT {
   void doesNothingWithoutTheOptInAnnotation() {
     Instant late = clock.instant().plus(Duration.ofHours(2));
 
-    AutoRollback.Outcome outcome = auto.apply(ds(), verdict(late), List.of(), late);
+    RollbackOutcome outcome = auto.apply(ds(), verdict(late), List.of(), late);
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.result()).isNull();
@@ -159,7 +160,7 @@ class AutoRollbackIT {
     toolkit.revision(3);
     toolkit.applyTemplate(3); // a fix lands between the verdict and the rollback
 
-    AutoRollback.Outcome outcome = auto.apply(seen, stalled, List.of(), due);
+    RollbackOutcome outcome = auto.apply(seen, stalled, List.of(), due);
 
     assertThat(outcome.rolledBack()).isFalse();
     assertThat(outcome.refusal()).contains("no longer runs revision " + toolkit.hash(2));
@@ -184,7 +185,7 @@ class AutoRollbackIT {
             .build()) {
       AutoRollback cut = new AutoRollback(new RollbackPolicy(true, DELAY), gone);
 
-      AutoRollback.Outcome outcome = cut.apply(seen, stalled, List.of(), due);
+      RollbackOutcome outcome = cut.apply(seen, stalled, List.of(), due);
 
       assertThat(outcome.rolledBack()).isFalse();
       assertThat(outcome.decision().rollBack()).isTrue();
