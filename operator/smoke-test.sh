@@ -59,7 +59,7 @@ import os, re, sys, zipfile
 app = sys.argv[1]
 jars = [os.path.join(d, f) for d, _, fs in os.walk(app) for f in fs if f.endswith(".jar")]
 unwanted_jar = re.compile(r"^(kubernetes-server-mock|mockwebserver|vertx-|netty-|bc(prov|pkix|util)-)")
-unwanted_class = re.compile(r"^dev/stallwatch/(demo|sim|cluster)/|^dev/stallwatch/main/StallwatchCommand")
+unwanted_class = re.compile(r"^dev/stallwatch/(demo|sim|embedded)/|^dev/stallwatch/main/StallwatchCommand")
 problems = [os.path.basename(j) for j in jars if unwanted_jar.match(os.path.basename(j))]
 for jar in jars:
     with zipfile.ZipFile(jar) as z:

@@ -1,7 +1,7 @@
 package dev.stallwatch.demo;
 
-import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.embedded.EmbeddedApiServer;
 import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.operator.EventReason;
 import dev.stallwatch.operator.HealthEndpoint;

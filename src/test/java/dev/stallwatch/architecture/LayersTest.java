@@ -43,7 +43,7 @@ class LayersTest {
         .layer("Faces")
         .definedBy("dev.stallwatch.cli..", "dev.stallwatch.operator..", "dev.stallwatch.demo..")
         .layer("Simulation")
-        .definedBy("dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+        .definedBy("dev.stallwatch.sim..", "dev.stallwatch.embedded..")
         .layer("Main")
         .definedBy("dev.stallwatch.main..")
         .whereLayer("Main")
@@ -66,10 +66,10 @@ class LayersTest {
     noClasses()
         .that()
         .resideOutsideOfPackages(
-            "dev.stallwatch.demo..", "dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+            "dev.stallwatch.demo..", "dev.stallwatch.sim..", "dev.stallwatch.embedded..")
         .should()
         .dependOnClassesThat()
-        .resideInAnyPackage("dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+        .resideInAnyPackage("dev.stallwatch.sim..", "dev.stallwatch.embedded..")
         .check(production);
   }
 
@@ -97,14 +97,14 @@ class LayersTest {
 
   @Test
   void theOperatorImagesRootCommandLeavesTheDemoOut() {
-    // The image's jar holds no demo, sim or cluster classes (pom.xml, profile `image`).
+    // The image's jar holds no demo, sim or embedded classes (pom.xml, profile `image`).
     noClasses()
         .that()
         .haveFullyQualifiedName("dev.stallwatch.main.ImageCommand")
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage(
-            "dev.stallwatch.demo..", "dev.stallwatch.sim..", "dev.stallwatch.cluster..")
+            "dev.stallwatch.demo..", "dev.stallwatch.sim..", "dev.stallwatch.embedded..")
         .check(production);
   }
 

@@ -30,7 +30,7 @@ class TestTiersTest {
   /** Types whose use means a server or a native process, by name prefix. */
   private static final List<String> STARTS_SOMETHING =
       List.of(
-          "dev.stallwatch.cluster.EmbeddedApiServer",
+          "dev.stallwatch.embedded.EmbeddedApiServer",
           "dev.stallwatch.operator.HealthEndpoint",
           "io.fabric8.kubernetes.client.server.mock.",
           "io.fabric8.mockwebserver.",

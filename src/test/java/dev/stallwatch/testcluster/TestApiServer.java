@@ -1,7 +1,7 @@
 package dev.stallwatch.testcluster;
 
-import dev.stallwatch.cluster.EmbeddedApiServer;
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.embedded.EmbeddedApiServer;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,4 +1,4 @@
-package dev.stallwatch.cluster;
+package dev.stallwatch.embedded;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.stallwatch.cluster;
+package dev.stallwatch.embedded;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dev.stallwatch.cluster;
+package dev.stallwatch.embedded;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

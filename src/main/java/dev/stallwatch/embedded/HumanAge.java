@@ -1,4 +1,4 @@
-package dev.stallwatch.cluster;
+package dev.stallwatch.embedded;
 
 import dev.stallwatch.rollout.Durations;
 import java.time.Duration;

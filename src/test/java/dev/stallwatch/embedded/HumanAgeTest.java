@@ -1,4 +1,4 @@
-package dev.stallwatch.cluster;
+package dev.stallwatch.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
