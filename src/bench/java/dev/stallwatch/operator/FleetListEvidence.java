@@ -1,6 +1,6 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.app.DurationParser;
+import dev.stallwatch.cli.DurationParser;
 import dev.stallwatch.realcluster.MemoryCgroup;
 import dev.stallwatch.realcluster.OperatorProcess;
 import dev.stallwatch.testing.EmbeddedFleet;

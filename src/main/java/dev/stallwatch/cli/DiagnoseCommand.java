@@ -1,8 +1,6 @@
 package dev.stallwatch.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.app.TimeParser;
 import dev.stallwatch.kube.Dump;
 import dev.stallwatch.kube.DumpReader;
 import dev.stallwatch.kube.Snapshots;

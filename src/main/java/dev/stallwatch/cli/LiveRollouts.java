@@ -1,6 +1,5 @@
 package dev.stallwatch.cli;
 
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.kube.AdvancedDaemonSet;
 import dev.stallwatch.kube.InvalidObjectException;
 import dev.stallwatch.kube.Snapshots;

@@ -1,6 +1,5 @@
 package dev.stallwatch.cli;
 
-import dev.stallwatch.app.DurationParser;
 import dev.stallwatch.rollout.AnalyzerSettings;
 import java.time.Duration;
 import picocli.CommandLine.Option;

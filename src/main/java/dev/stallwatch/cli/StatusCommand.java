@@ -1,8 +1,5 @@
 package dev.stallwatch.cli;
 
-import dev.stallwatch.app.ClusterOptions;
-import dev.stallwatch.app.DurationParser;
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.report.JsonReport;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;

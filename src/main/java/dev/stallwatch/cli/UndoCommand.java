@@ -1,7 +1,5 @@
 package dev.stallwatch.cli;
 
-import dev.stallwatch.app.ClusterOptions;
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.rollback.DaemonSetApi;
 import dev.stallwatch.rollback.RevisionRestorer;
 import dev.stallwatch.rollback.RollbackRefusedException;

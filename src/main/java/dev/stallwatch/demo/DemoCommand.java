@@ -1,8 +1,8 @@
 package dev.stallwatch.demo;
 
-import dev.stallwatch.app.DurationParser;
-import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.app.LogSetup;
+import dev.stallwatch.cli.DurationParser;
+import dev.stallwatch.cli.ExitCodes;
+import dev.stallwatch.cli.LogSetup;
 import dev.stallwatch.rollout.Durations;
 import dev.stallwatch.sim.Scenario;
 import dev.stallwatch.sim.Scenarios;

@@ -1,10 +1,10 @@
 package dev.stallwatch.main;
 
-import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.app.VersionProvider;
 import dev.stallwatch.cli.DiagnoseCommand;
+import dev.stallwatch.cli.ExitCodes;
 import dev.stallwatch.cli.StatusCommand;
 import dev.stallwatch.cli.UndoCommand;
+import dev.stallwatch.cli.VersionProvider;
 import dev.stallwatch.cli.WaitCommand;
 import dev.stallwatch.operator.OperatorCommand;
 import picocli.CommandLine;

@@ -1,6 +1,6 @@
 package dev.stallwatch.main;
 
-import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.cli.ExitCodes;
 import dev.stallwatch.demo.DemoCommand;
 import picocli.CommandLine;
 

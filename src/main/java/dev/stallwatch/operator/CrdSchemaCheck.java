@@ -3,7 +3,7 @@ package dev.stallwatch.operator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.cli.ExitCodes;
 import dev.stallwatch.crd.RolloutStall;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;

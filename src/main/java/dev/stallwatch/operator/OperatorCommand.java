@@ -1,9 +1,9 @@
 package dev.stallwatch.operator;
 
-import dev.stallwatch.app.ClusterOptions;
-import dev.stallwatch.app.DurationParser;
-import dev.stallwatch.app.ExitCodes;
-import dev.stallwatch.app.LogSetup;
+import dev.stallwatch.cli.ClusterOptions;
+import dev.stallwatch.cli.DurationParser;
+import dev.stallwatch.cli.ExitCodes;
+import dev.stallwatch.cli.LogSetup;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * The {@code RolloutStall} status keeps its times as RFC 3339 strings on the wire (a hand-edited
  * value must not break reading the object); Java code reads them through the status's typed
  * accessors ({@code stalledSinceTime()}, …), the one parse with the one fallback. The faces and the
- * plumbing that read statuses parse no times themselves, except {@code app.TimeParser} for
+ * plumbing that read statuses parse no times themselves, except {@code cli.TimeParser} for
  * command-line flags.
  */
 class StatusTimesTest {
@@ -25,11 +25,10 @@ class StatusTimesTest {
             "dev.stallwatch.cli..",
             "dev.stallwatch.report..",
             "dev.stallwatch.demo..",
-            "dev.stallwatch.app..",
             "dev.stallwatch.main..",
             "dev.stallwatch.rollout..")
         .and()
-        .doNotHaveFullyQualifiedName("dev.stallwatch.app.TimeParser")
+        .doNotHaveFullyQualifiedName("dev.stallwatch.cli.TimeParser")
         .should()
         .callMethod(Instant.class, "parse", CharSequence.class)
         .orShould()

@@ -2,7 +2,6 @@ package dev.stallwatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.kube.AdvancedDaemonSet;
 import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.rollback.RollbackRecord;

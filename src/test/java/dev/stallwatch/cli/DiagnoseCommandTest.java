@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.main.StallwatchCommand;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;

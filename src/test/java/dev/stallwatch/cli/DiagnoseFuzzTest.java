@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.main.StallwatchCommand;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

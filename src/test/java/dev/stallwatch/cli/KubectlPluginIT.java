@@ -2,7 +2,6 @@ package dev.stallwatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import java.io.IOException;

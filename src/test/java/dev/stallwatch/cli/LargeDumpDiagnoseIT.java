@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.kube.LargeDump;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,6 @@ package dev.stallwatch.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.rollout.Counts;
 import dev.stallwatch.rollout.ObjectRef;
 import dev.stallwatch.rollout.Phase;

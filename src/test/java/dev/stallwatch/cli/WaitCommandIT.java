@@ -2,7 +2,6 @@ package dev.stallwatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.app.ExitCodes;
 import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
@@ -252,7 +251,7 @@ class WaitCommandIT {
 
     CliRun run = waitFor("--stall-after", "1s", "--timeout", "2s");
 
-    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.app.ExitCodes.TIMEOUT);
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.cli.ExitCodes.TIMEOUT);
     // The bound is the point: --timeout is kept (2 s; 4 s of room for a loaded machine).
     assertThat(run.took()).as("within its timeout").isLessThan(Duration.ofSeconds(6));
     assertThat(run.out())
@@ -336,7 +335,7 @@ class WaitCommandIT {
 
     CliRun run = waitFor("--timeout", "2s", "--stall-after", "10m");
 
-    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.app.ExitCodes.TIMEOUT);
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.cli.ExitCodes.TIMEOUT);
     // The bound is the point: --timeout is kept (2 s; 4 s of room for a loaded machine).
     assertThat(run.took()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
     assertThat(run.took()).as("within its timeout").isLessThan(Duration.ofSeconds(6));
@@ -361,7 +360,7 @@ class WaitCommandIT {
 
     CliRun run = waitFor("--timeout", "2s");
 
-    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.app.ExitCodes.TIMEOUT);
+    assertThat(run.exitCode()).as(run.toString()).isEqualTo(dev.stallwatch.cli.ExitCodes.TIMEOUT);
     // The bound is the point: a read that never answers does not hold wait past --timeout (2 s;
     // 4 s of room for a loaded machine).
     assertThat(run.took()).as("within its timeout").isLessThan(Duration.ofSeconds(6));

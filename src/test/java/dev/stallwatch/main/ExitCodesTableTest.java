@@ -2,7 +2,7 @@ package dev.stallwatch.main;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.cli.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

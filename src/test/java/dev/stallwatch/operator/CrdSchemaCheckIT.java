@@ -5,7 +5,7 @@ import static dev.stallwatch.operator.CrdSchemaCheckTest.crd;
 import static dev.stallwatch.operator.CrdSchemaCheckTest.withGvk;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.cli.ExitCodes;
 import dev.stallwatch.crd.RolloutStall;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;

@@ -3,7 +3,7 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.stallwatch.app.ExitCodes;
+import dev.stallwatch.cli.ExitCodes;
 import dev.stallwatch.testcluster.TestApiServer;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.Config;

@@ -1,4 +1,4 @@
-package dev.stallwatch.app;
+package dev.stallwatch.cli;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

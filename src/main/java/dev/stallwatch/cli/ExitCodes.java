@@ -1,4 +1,4 @@
-package dev.stallwatch.app;
+package dev.stallwatch.cli;
 
 import java.io.PrintWriter;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.stallwatch.app;
+package dev.stallwatch.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

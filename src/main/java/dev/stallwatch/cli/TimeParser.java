@@ -1,4 +1,4 @@
-package dev.stallwatch.app;
+package dev.stallwatch.cli;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,4 +1,4 @@
-package dev.stallwatch.app;
+package dev.stallwatch.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;

@@ -1,4 +1,4 @@
-package dev.stallwatch.app;
+package dev.stallwatch.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
