@@ -27,7 +27,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -z "$dump" ]; then
   dump="$work/dump-$nodes.json"
-  java -cp target/test-classes dev.stallwatch.kube.LargeDump "$nodes" "$dump" >&2
+  java -cp target/test-classes dev.stallwatch.kube.dump.LargeDump "$nodes" "$dump" >&2
 fi
 now=2026-12-03T10:00:00Z
 export STALLWATCH_JAR="$root/target/stallwatch.jar" STALLWATCH_CDS_DIR="$work/cds"

@@ -1,9 +1,9 @@
 package dev.stallwatch.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stallwatch.kube.Dump;
-import dev.stallwatch.kube.DumpReader;
 import dev.stallwatch.kube.Snapshots;
+import dev.stallwatch.kube.dump.Dump;
+import dev.stallwatch.kube.dump.DumpReader;
 import dev.stallwatch.report.JsonReport;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;

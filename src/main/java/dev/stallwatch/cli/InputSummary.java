@@ -2,7 +2,7 @@ package dev.stallwatch.cli;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stallwatch.kube.Dump;
+import dev.stallwatch.kube.dump.Dump;
 import java.util.Optional;
 import java.util.stream.Collectors;
 

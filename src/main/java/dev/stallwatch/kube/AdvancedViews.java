@@ -17,9 +17,9 @@ import java.util.Map;
  * additional properties; they are read from there. Nothing here throws on a misread field: what
  * kruise's controller cannot read is named on the verdict instead.
  */
-final class AdvancedViews {
+public final class AdvancedViews {
   /** The Advanced DaemonSet versions stallwatch judges; other kruise versions are unsupported. */
-  static final List<String> VERSIONS =
+  public static final List<String> VERSIONS =
       List.of(AdvancedStrategy.GROUP + "/v1beta1", AdvancedStrategy.GROUP + "/v1alpha1");
 
   private AdvancedViews() {}

@@ -1,5 +1,6 @@
 package dev.stallwatch.kube;
 
+import dev.stallwatch.kube.dump.Dump;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.EventView;
 import dev.stallwatch.rollout.NodeIndex;

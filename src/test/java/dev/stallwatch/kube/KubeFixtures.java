@@ -9,10 +9,10 @@ import java.net.URISyntaxException;
 import java.nio.file.Path;
 
 /** The kubectl-shaped dumps under {@code src/test/resources/kube/dumps} and objects from them. */
-final class KubeFixtures {
+public final class KubeFixtures {
   private KubeFixtures() {}
 
-  static Path path(String name) {
+  public static Path path(String name) {
     try {
       return Path.of(KubeFixtures.class.getResource("/kube/dumps/" + name).toURI());
     } catch (URISyntaxException e) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.kube.dump.TreeViews;
 import dev.stallwatch.rollout.DaemonSetView;
 import dev.stallwatch.rollout.IntOrPercent;
 import dev.stallwatch.rollout.MetadataKeys;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stallwatch.kube.dump.TreeViews;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.testing.ScenarioFixture;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.kube.dump.Dump;
+import dev.stallwatch.kube.dump.DumpReader;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.rollout.RevisionView;
 import dev.stallwatch.rollout.RolloutSnapshot;

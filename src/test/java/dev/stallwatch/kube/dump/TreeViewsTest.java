@@ -1,4 +1,4 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.kube.dump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.stallwatch.kube.KubeJson;
+import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.testing.ScenarioFixture;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,5 +1,6 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.kube.dump;
 
+import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodView;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;

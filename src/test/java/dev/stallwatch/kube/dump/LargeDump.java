@@ -1,4 +1,4 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.kube.dump;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -22,7 +22,8 @@ import java.time.Instant;
  * {@link #NOW} the verdict is Stalled (exit code 1). Each stalled pod has the two Events a kubelet
  * keeps repeating for it ({@code Failed} and {@code BackOff}, with their counts), after the pods.
  *
- * <pre>java -cp target/test-classes dev.stallwatch.kube.LargeDump 5000 /tmp/dump-5000.json</pre>
+ * <pre>java -cp target/test-classes dev.stallwatch.kube.dump.LargeDump 5000 /tmp/dump-5000.json
+ * </pre>
  */
 public final class LargeDump {
   /** The time the dump describes; pass it to {@code diagnose --now}. */

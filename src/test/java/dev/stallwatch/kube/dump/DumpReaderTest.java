@@ -1,7 +1,8 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.kube.dump;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.kube.KubeFixtures;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

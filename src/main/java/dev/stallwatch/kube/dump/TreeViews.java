@@ -1,6 +1,7 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.kube.dump;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.rollout.Maintenance;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.OwnerRef;
@@ -21,7 +22,7 @@ import java.util.Map;
  * one object, which decides, and words any error, exactly as before. For a well-formed object both
  * paths yield equal views ({@code TreeViewsTest}).
  */
-final class TreeViews {
+public final class TreeViews {
 
   /** The fast path does not handle this object; take the fabric8 path. No stack trace. */
   static final class Unusual extends RuntimeException {
@@ -54,7 +55,7 @@ final class TreeViews {
   private TreeViews() {}
 
   /** The view of a pod, as {@link KubeViews#pod} makes it from the fabric8 model. */
-  static PodView pod(JsonNode pod) {
+  public static PodView pod(JsonNode pod) {
     JsonNode meta = object(pod.get("metadata"));
     if (meta == null) {
       throw Unusual.INSTANCE;

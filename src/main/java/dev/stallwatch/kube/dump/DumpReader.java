@@ -1,4 +1,4 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.kube.dump;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -10,6 +10,10 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.stallwatch.kube.AdvancedViews;
+import dev.stallwatch.kube.InvalidObjectException;
+import dev.stallwatch.kube.KubeJson;
+import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodView;
 import io.fabric8.kubernetes.api.model.HasMetadata;
