@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stallwatch.kube.TemplateGenerationRule;
 import dev.stallwatch.rollout.MetadataKeys;
+import dev.stallwatch.sim.TemplateGenerationRule;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.client.utils.Serialization;
 

@@ -1,6 +1,5 @@
 package dev.stallwatch.sim;
 
-import dev.stallwatch.kube.TemplateGenerationRule;
 import dev.stallwatch.rollout.MetadataKeys;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;

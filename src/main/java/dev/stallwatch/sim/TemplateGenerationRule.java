@@ -1,5 +1,6 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.sim;
 
+import dev.stallwatch.kube.PodTemplates;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /**

@@ -1,4 +1,4 @@
-package dev.stallwatch.kube;
+package dev.stallwatch.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
