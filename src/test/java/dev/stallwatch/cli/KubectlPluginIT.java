@@ -122,7 +122,7 @@ class KubectlPluginIT {
       bin.resolve("kubectl-stallwatch").toString(),
       "diagnose",
       "-f",
-      Path.of("docs/examples/seed-image-pull.json").toAbsolutePath().toString(),
+      Path.of("docs/examples/image-pull-stall.json").toAbsolutePath().toString(),
       "--now",
       "2026-12-02T10:00:00Z"
     };

@@ -43,7 +43,7 @@ class ReadmeExampleTest {
   @Test
   void theExampleDumpHoldsTheSeedScenariosObjects() throws IOException {
     ScenarioFixture scenario = ScenarioFixture.load("seed-image-pull");
-    var dump = new ObjectMapper().readTree(Path.of("docs/examples/seed-image-pull.json").toFile());
+    var dump = new ObjectMapper().readTree(Path.of("docs/examples/image-pull-stall.json").toFile());
     assertThat(dump).isEqualTo(scenario.objects());
     assertThat(scenario.now()).isEqualTo("2026-12-02T10:00:00Z");
   }
