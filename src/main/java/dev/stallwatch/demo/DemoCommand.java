@@ -17,9 +17,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code stallwatch demo}: the seed's story on an embedded cluster, no real cluster needed. Three
- * GPU nodes, a new nvidia-container-toolkit tag that cannot be pulled, the stall, the RolloutStall,
- * the metric, the rollback.
+ * {@code stallwatch demo}: the image-pull stall on an embedded cluster, no real cluster needed.
+ * Three GPU nodes, a new nvidia-container-toolkit tag that cannot be pulled, the stall, the
+ * RolloutStall, the metric, the rollback.
  */
 @Command(
     name = "demo",
@@ -33,7 +33,7 @@ public final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--scenario",
-      defaultValue = "seed-story",
+      defaultValue = "image-pull-stall",
       description = "Scenario to play (default ${DEFAULT-VALUE}); one of: ${COMPLETION-CANDIDATES}",
       completionCandidates = ScenarioNames.class)
   String scenarioName;

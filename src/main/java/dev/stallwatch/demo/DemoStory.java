@@ -170,7 +170,7 @@ final class DemoStory implements AutoCloseable {
   /** Rolls back like {@code kubectl rollout undo} and waits for the stall to be Resolved. */
   boolean rollBackAndShowResolution(Duration limit) {
     out.println();
-    step("roll back, as the seed advises, so every node converges on one spec");
+    step("roll back, as the stall advises, so every node converges on one spec");
     out.printf("$ kubectl rollout undo daemonset/%s -n %s%n", name, namespace);
     out.flush();
     sim.rollback(namespace, name);

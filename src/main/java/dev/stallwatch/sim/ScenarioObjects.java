@@ -99,7 +99,7 @@ public final class ScenarioObjects {
         .endSpec();
   }
 
-  /** The seed's DaemonSet: gpu-operator/nvidia-container-toolkit on GPU nodes. */
+  /** The image-pull stall's DaemonSet: gpu-operator/nvidia-container-toolkit on GPU nodes. */
   public static DaemonSet containerToolkit(String tag) {
     return daemonSet(
             "gpu-operator",

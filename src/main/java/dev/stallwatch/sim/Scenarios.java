@@ -33,7 +33,7 @@ public final class Scenarios {
   private static final Map<String, Supplier<Scenario>> CATALOGUE = new LinkedHashMap<>();
 
   static {
-    CATALOGUE.put("seed-story", Scenarios::seedStory);
+    CATALOGUE.put("image-pull-stall", Scenarios::imagePullStall);
     CATALOGUE.put("healthy-rollout", Scenarios::healthyRollout);
     CATALOGUE.put("insufficient-gpu", Scenarios::insufficientGpu);
     CATALOGUE.put("toleration-dropped", Scenarios::tolerationDropped);
@@ -48,6 +48,12 @@ public final class Scenarios {
     CATALOGUE.put("rollback", Scenarios::rollback);
   }
 
+  /**
+   * Former names {@link #named} still accepts (scripts written against them keep working); never
+   * listed by {@link #names}.
+   */
+  private static final Map<String, String> ALIASES = Map.of("seed-story", "image-pull-stall");
+
   private Scenarios() {}
 
   /** The scenario names, in catalogue order. */
@@ -61,7 +67,7 @@ public final class Scenarios {
    * @throws IllegalArgumentException naming the known scenarios when there is none of that name
    */
   public static Scenario named(String name) {
-    Supplier<Scenario> s = CATALOGUE.get(name);
+    Supplier<Scenario> s = CATALOGUE.get(ALIASES.getOrDefault(name, name));
     if (s == null) {
       throw new IllegalArgumentException(
           "no scenario named \"" + name + "\"; known: " + String.join(", ", names()));
@@ -88,10 +94,10 @@ public final class Scenarios {
         c -> c.setImage(NAMESPACE, DAEMON_SET, DAEMON_SET, REPO + NEW_TAG));
   }
 
-  static Scenario seedStory() {
+  static Scenario imagePullStall() {
     return newTag(
             gpuCluster(
-                "seed-story",
+                "image-pull-stall",
                 "three GPU nodes; the new container-toolkit tag cannot be pulled, the rollout stops"
                     + " on the first node"))
         .kubelet(k -> k.image(REPO + NEW_TAG, ImageBehavior.unpullable()))
@@ -338,7 +344,7 @@ public final class Scenarios {
     return newTag(
             gpuCluster(
                 "rollback",
-                "the seed story, then kubectl rollout undo: the old revision comes back with a new"
+                "the image-pull stall, then kubectl rollout undo: the old revision comes back with a new"
                     + " number and every node converges"))
         .kubelet(k -> k.image(REPO + NEW_TAG, ImageBehavior.unpullable()))
         .at(

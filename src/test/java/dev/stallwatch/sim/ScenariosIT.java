@@ -68,7 +68,7 @@ class ScenariosIT {
 
   @ParameterizedTest(name = "{0} ends {1} with cause {2} on {3}")
   @CsvSource({
-    "seed-story, Stalled, ImagePull, gpu-node-1",
+    "image-pull-stall, Stalled, ImagePull, gpu-node-1",
     "insufficient-gpu, Stalled, InsufficientResources, gpu-node-1",
     "toleration-dropped, Stalled, NodeExcluded, gpu-node-1 gpu-node-2 gpu-node-3",
     "node-selector-narrowed, Stalled, NodeExcluded, gpu-node-2 gpu-node-3",
@@ -189,7 +189,7 @@ class ScenariosIT {
   void everyIssueScenarioIsInTheCatalogue() {
     assertThat(Scenarios.names())
         .containsExactly(
-            "seed-story",
+            "image-pull-stall",
             "healthy-rollout",
             "insufficient-gpu",
             "toleration-dropped",
@@ -210,10 +210,16 @@ class ScenariosIT {
   }
 
   @Test
+  void theImagePullStallsFormerNameStillPlaysItUnlisted() {
+    assertThat(Scenarios.named("seed-story").name()).isEqualTo("image-pull-stall");
+    assertThat(Scenarios.names()).doesNotContain("seed-story");
+  }
+
+  @Test
   void anUnknownScenarioNameIsRefusedWithTheKnownNames() {
     assertThatThrownBy(() -> Scenarios.named("nope"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("\"nope\"")
-        .hasMessageContaining("seed-story");
+        .hasMessageContaining("image-pull-stall");
   }
 }

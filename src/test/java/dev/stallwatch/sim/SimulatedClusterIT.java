@@ -65,7 +65,8 @@ class SimulatedClusterIT {
   @Test
   void theSeedStoryStopsOnOneNodeWithImagePullBackOff() {
     SimulatedCluster c =
-        SimulatedCluster.install(api.client(), Scenarios.named("seed-story"), SimClock.virtual(T0));
+        SimulatedCluster.install(
+            api.client(), Scenarios.named("image-pull-stall"), SimClock.virtual(T0));
     c.runFor(Duration.ofMinutes(6), Duration.ofSeconds(5));
     var status = toolkit().getStatus();
     assertThat(status.getDesiredNumberScheduled()).isEqualTo(3);

@@ -16,7 +16,7 @@ class SimulatorOnEmbeddedApiServerIT {
     SimClock clock = SimClock.virtual(Instant.now().truncatedTo(ChronoUnit.SECONDS));
     try (TestApiServer server = new TestApiServer(clock)) {
       SimulatedCluster cluster =
-          SimulatedCluster.install(server.client(), Scenarios.named("seed-story"), clock);
+          SimulatedCluster.install(server.client(), Scenarios.named("image-pull-stall"), clock);
       cluster.runFor(Duration.ofMinutes(7), Duration.ofSeconds(15));
       StatusAgreement.assertAgrees(server.client(), clock.instant());
       var status =
