@@ -257,7 +257,7 @@ final class PeerCases {
               "Stalled (ImagePull)",
               "Full",
               1,
-              "The seed's stall: the new image cannot be pulled on gpu-node-1 for 12 minutes."
+              "The image-pull stall: the new image cannot be pulled on gpu-node-1 for 12 minutes."
                   + " .status only shows a rollout in progress, so every peer waits and `kubectl"
                   + " rollout status` ends at its `--timeout` with no node and no cause; stallwatch"
                   + " names the node, the cause, the revisions and that rolling back would help."),
