@@ -1,6 +1,7 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.cli.DurationParser;
+import dev.stallwatch.operator.cache.RolloutEventSources;
 import dev.stallwatch.realcluster.MemoryCgroup;
 import dev.stallwatch.realcluster.OperatorProcess;
 import dev.stallwatch.testing.EmbeddedFleet;

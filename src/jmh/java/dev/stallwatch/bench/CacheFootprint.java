@@ -2,7 +2,7 @@ package dev.stallwatch.bench;
 
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.operator.CacheHolding;
-import dev.stallwatch.operator.CachePruning;
+import dev.stallwatch.operator.cache.CachePruning;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

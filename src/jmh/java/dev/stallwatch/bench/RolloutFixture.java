@@ -1,7 +1,7 @@
 package dev.stallwatch.bench;
 
 import dev.stallwatch.kube.KubeViews;
-import dev.stallwatch.operator.CachePruning;
+import dev.stallwatch.operator.cache.CachePruning;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.rollout.RolloutSnapshot;

@@ -96,28 +96,7 @@ public record RolloutStallStatus(
 
   /** A copy that differs only in {@code lastObserved}: used to tell real changes apart. */
   public RolloutStallStatus withLastObserved(String value) {
-    return new RolloutStallStatus(
-        phase,
-        node,
-        nodes,
-        stalledNodeCount,
-        cause,
-        reason,
-        message,
-        evidence,
-        suspect,
-        suspectReason,
-        oldRevision,
-        newRevision,
-        counts,
-        ready,
-        split,
-        stalledSince,
-        value,
-        resolvedAt,
-        rollback,
-        rollbackWithheld,
-        conditions);
+    return toBuilder().lastObserved(value).build();
   }
 
   /** A copy with {@code rollback} recorded; this very status when it already says so. */
@@ -125,28 +104,196 @@ public record RolloutStallStatus(
     if (Objects.equals(rollback, value)) {
       return this;
     }
-    return new RolloutStallStatus(
-        phase,
-        node,
-        nodes,
-        stalledNodeCount,
-        cause,
-        reason,
-        message,
-        evidence,
-        suspect,
-        suspectReason,
-        oldRevision,
-        newRevision,
-        counts,
-        ready,
-        split,
-        stalledSince,
-        lastObserved,
-        resolvedAt,
-        value,
-        rollbackWithheld,
-        conditions);
+    return toBuilder().rollback(value).build();
+  }
+
+  /** A builder of an empty status (no phase, no nodes, no conditions). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder that starts from this status. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.phase = phase;
+    b.node = node;
+    b.nodes = nodes;
+    b.stalledNodeCount = stalledNodeCount;
+    b.cause = cause;
+    b.reason = reason;
+    b.message = message;
+    b.evidence = evidence;
+    b.suspect = suspect;
+    b.suspectReason = suspectReason;
+    b.oldRevision = oldRevision;
+    b.newRevision = newRevision;
+    b.counts = counts;
+    b.ready = ready;
+    b.split = split;
+    b.stalledSince = stalledSince;
+    b.lastObserved = lastObserved;
+    b.resolvedAt = resolvedAt;
+    b.rollback = rollback;
+    b.rollbackWithheld = rollbackWithheld;
+    b.conditions = conditions;
+    return b;
+  }
+
+  /** Builds a status field by field, instead of 21 positions. */
+  public static final class Builder {
+    private String phase;
+    private String node;
+    private List<StalledNode> nodes = List.of();
+    private Integer stalledNodeCount = 0;
+    private String cause;
+    private String reason;
+    private String message;
+    private String evidence;
+    private String suspect;
+    private String suspectReason;
+    private Revision oldRevision;
+    private Revision newRevision;
+    private StallCounts counts;
+    private String ready;
+    private NodeSplit split;
+    private String stalledSince;
+    private String lastObserved;
+    private String resolvedAt;
+    private Rollback rollback;
+    private String rollbackWithheld;
+    private List<Condition> conditions = List.of();
+
+    private Builder() {}
+
+    public Builder phase(String value) {
+      this.phase = value;
+      return this;
+    }
+
+    public Builder node(String value) {
+      this.node = value;
+      return this;
+    }
+
+    public Builder nodes(List<StalledNode> value) {
+      this.nodes = value;
+      return this;
+    }
+
+    public Builder stalledNodeCount(Integer value) {
+      this.stalledNodeCount = value;
+      return this;
+    }
+
+    public Builder cause(String value) {
+      this.cause = value;
+      return this;
+    }
+
+    public Builder reason(String value) {
+      this.reason = value;
+      return this;
+    }
+
+    public Builder message(String value) {
+      this.message = value;
+      return this;
+    }
+
+    public Builder evidence(String value) {
+      this.evidence = value;
+      return this;
+    }
+
+    public Builder suspect(String value) {
+      this.suspect = value;
+      return this;
+    }
+
+    public Builder suspectReason(String value) {
+      this.suspectReason = value;
+      return this;
+    }
+
+    public Builder oldRevision(Revision value) {
+      this.oldRevision = value;
+      return this;
+    }
+
+    public Builder newRevision(Revision value) {
+      this.newRevision = value;
+      return this;
+    }
+
+    public Builder counts(StallCounts value) {
+      this.counts = value;
+      return this;
+    }
+
+    public Builder ready(String value) {
+      this.ready = value;
+      return this;
+    }
+
+    public Builder split(NodeSplit value) {
+      this.split = value;
+      return this;
+    }
+
+    public Builder stalledSince(String value) {
+      this.stalledSince = value;
+      return this;
+    }
+
+    public Builder lastObserved(String value) {
+      this.lastObserved = value;
+      return this;
+    }
+
+    public Builder resolvedAt(String value) {
+      this.resolvedAt = value;
+      return this;
+    }
+
+    public Builder rollback(Rollback value) {
+      this.rollback = value;
+      return this;
+    }
+
+    public Builder rollbackWithheld(String value) {
+      this.rollbackWithheld = value;
+      return this;
+    }
+
+    public Builder conditions(List<Condition> value) {
+      this.conditions = value;
+      return this;
+    }
+
+    public RolloutStallStatus build() {
+      return new RolloutStallStatus(
+          phase,
+          node,
+          nodes,
+          stalledNodeCount,
+          cause,
+          reason,
+          message,
+          evidence,
+          suspect,
+          suspectReason,
+          oldRevision,
+          newRevision,
+          counts,
+          ready,
+          split,
+          stalledSince,
+          lastObserved,
+          resolvedAt,
+          rollback,
+          rollbackWithheld,
+          conditions);
+    }
   }
 
   /**

@@ -1,6 +1,9 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.kube.AdvancedDaemonSet;
+import dev.stallwatch.operator.cache.Watched;
+import dev.stallwatch.operator.effects.StallEvents;
+import dev.stallwatch.operator.effects.StallMetrics;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import java.time.Clock;

@@ -1,6 +1,7 @@
 package dev.stallwatch.operator;
 
 import dev.stallwatch.kube.AdvancedDaemonSet;
+import dev.stallwatch.operator.cache.ListProgress;
 import dev.stallwatch.rollout.Durations;
 import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,6 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.operator.effects.ApiTrouble;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,5 +1,8 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.operator.cache.Watched;
+import dev.stallwatch.operator.effects.StallEvents;
+import dev.stallwatch.operator.effects.StallMetrics;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;

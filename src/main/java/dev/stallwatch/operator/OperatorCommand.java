@@ -4,6 +4,7 @@ import dev.stallwatch.cli.ClusterOptions;
 import dev.stallwatch.cli.DurationParser;
 import dev.stallwatch.cli.ExitCodes;
 import dev.stallwatch.cli.LogSetup;
+import dev.stallwatch.operator.decision.RoutingLabels;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -1,5 +1,6 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.operator.decision.RoutingLabels;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,12 @@
 package dev.stallwatch.operator;
 
+import dev.stallwatch.operator.cache.CachePruning;
+import dev.stallwatch.operator.cache.ListProgress;
+import dev.stallwatch.operator.cache.ListingClient;
+import dev.stallwatch.operator.cache.StorePerInformer;
+import dev.stallwatch.operator.effects.Series;
+import dev.stallwatch.operator.effects.StallEvents;
+import dev.stallwatch.operator.effects.StallMetrics;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -167,7 +174,7 @@ public final class StallwatchOperator implements AutoCloseable {
    * metrics passed through {@code observeMetrics} (tests wrap them to count reconciles per
    * DaemonSet, which the registry's metrics leave out).
    */
-  static StallwatchOperator start(
+  public static StallwatchOperator start(
       KubernetesClient client,
       OperatorSettings settings,
       MeterRegistry registry,
@@ -265,7 +272,7 @@ public final class StallwatchOperator implements AutoCloseable {
    * stallwatch_api_server_reachable} (0 while {@link ApiReachability} reports an outage: what
    * StallwatchApiServerUnreachable pages on; without it a cut-off operator looks idle).
    */
-  static void replicaGauges(
+  public static void replicaGauges(
       MeterRegistry registry,
       java.util.function.BooleanSupplier leading,
       java.util.function.BooleanSupplier reachable) {

@@ -47,8 +47,8 @@ class GrafanaDashboardTest {
     }
 
     assertThat(
-            java.util.Arrays.stream(dev.stallwatch.operator.Series.values())
-                .map(dev.stallwatch.operator.Series::prometheusName))
+            java.util.Arrays.stream(dev.stallwatch.operator.effects.Series.values())
+                .map(dev.stallwatch.operator.effects.Series::prometheusName))
         .containsAll(used);
   }
 

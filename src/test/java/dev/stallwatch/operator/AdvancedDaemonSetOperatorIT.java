@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.AdvancedDaemonSet;
+import dev.stallwatch.operator.decision.EventReason;
 import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.AdvancedDaemonSetWorld;
 import dev.stallwatch.testing.AdvancedDaemonSetWorld.Pod;

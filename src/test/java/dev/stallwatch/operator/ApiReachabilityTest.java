@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.stallwatch.operator.effects.ApiTrouble;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.RolloutStallStatus;
 import dev.stallwatch.crd.StallName;
+import dev.stallwatch.operator.decision.EventReason;
 import dev.stallwatch.rollback.RollbackRecord;
 import dev.stallwatch.rollout.MetadataKeys;
 import dev.stallwatch.testcluster.TestApiServer;

@@ -3,6 +3,8 @@ package dev.stallwatch.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.operator.decision.EventReason;
+import dev.stallwatch.operator.decision.Resolution;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;

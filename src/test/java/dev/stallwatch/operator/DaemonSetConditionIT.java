@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.operator.decision.StalledCondition;
+import dev.stallwatch.operator.decision.StalledConditionTest;
+import dev.stallwatch.operator.effects.ConditionWrites;
+import dev.stallwatch.operator.effects.StallMetrics;
 import dev.stallwatch.testcluster.TestApiServer;
 import dev.stallwatch.testing.DaemonSetFixture;
 import dev.stallwatch.testing.DaemonSetFixture.Seed;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.operator.cache.RolloutEventSources;
 import dev.stallwatch.realcluster.ImageJvmFlags;
 import dev.stallwatch.realcluster.OperatorProcess;
 import dev.stallwatch.realcluster.ProcessStats;

@@ -2,6 +2,7 @@ package dev.stallwatch.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stallwatch.operator.cache.RolloutEventSources;
 import dev.stallwatch.testing.KubeObjects;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

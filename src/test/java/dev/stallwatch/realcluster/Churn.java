@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.crd.StallName;
-import dev.stallwatch.operator.EventReason;
+import dev.stallwatch.operator.decision.EventReason;
 import dev.stallwatch.rollout.MetadataKeys;
 import java.time.Duration;
 import java.time.Instant;

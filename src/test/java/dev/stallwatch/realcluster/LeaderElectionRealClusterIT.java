@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.deploy.NativeHelm;
-import dev.stallwatch.operator.EventReason;
 import dev.stallwatch.operator.OperatorSettings;
+import dev.stallwatch.operator.decision.EventReason;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import java.nio.file.Path;
 import java.util.List;

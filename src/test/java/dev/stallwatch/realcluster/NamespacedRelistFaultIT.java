@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.deploy.NativeHelm;
-import dev.stallwatch.operator.EventReason;
+import dev.stallwatch.operator.decision.EventReason;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
