@@ -1,7 +1,7 @@
 package dev.stallwatch.bench;
 
 import dev.stallwatch.kube.KubeViews;
-import dev.stallwatch.operator.CacheHolding;
+import dev.stallwatch.operator.cache.CacheHolding;
 import dev.stallwatch.operator.cache.CachePruning;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;

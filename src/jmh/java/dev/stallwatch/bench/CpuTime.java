@@ -56,7 +56,7 @@ public final class CpuTime {
       }
       RolloutFixture f = new RolloutFixture(nodes, RolloutFixture.State.MID_ROLLOUT);
       if (!Boolean.getBoolean("bench.analyzerOnly")) {
-        var path = new dev.stallwatch.operator.ReconcilePath(f);
+        var path = new dev.stallwatch.operator.cache.ReconcilePath(f);
         report("reconcile path, views cached", nodes, iterations, path::cachedViews);
         report(
             "reconcile path, views rebuilt",
