@@ -181,7 +181,7 @@ abstract sealed class RolloutReconciler<P extends HasMetadata> implements Reconc
             now);
     if (context.isPrimaryResourceDeleted()) {
       states.remove(id);
-      effects.run(target, decider.deleted(ds, stalls).effects());
+      effects.run(target, decider.deleted(ds, stalls).effects()).rethrow();
       return UpdateControl.noUpdate();
     }
     RolloutState state = states.getOrDefault(id, RolloutState.NEW);

@@ -186,8 +186,9 @@ public final class RolloutDecider {
       // A node without a pod has crossed stall-after: only the controller's Events say why. They
       // are not watched (a busy cluster writes thousands a minute): listed by the next reconcile,
       // at once, before anything is recorded.
-      return new Decision(
-          List.of(new Effect.LookAgain(now)), state.withFailedCreates(Listed.WANTED), null);
+      // The lag warning said above (if any) stays: the state already remembers it was said.
+      effects.add(new Effect.LookAgain(now));
+      return new Decision(effects, state.withFailedCreates(Listed.WANTED), null);
     }
     state = state.withFailedCreates(eventsWanted ? listed : null);
 
