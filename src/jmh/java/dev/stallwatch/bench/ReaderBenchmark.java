@@ -3,9 +3,9 @@ package dev.stallwatch.bench;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.kube.dump.Dump;
 import dev.stallwatch.kube.dump.DumpReader;
+import dev.stallwatch.kube.dump.DumpSnapshots;
 import dev.stallwatch.kube.dump.LargeDump;
 import java.io.IOException;
 import java.io.InputStream;
@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <ul>
  *   <li>{@code read}: {@link DumpReader} (streaming, views made while reading);
- *   <li>{@code readAndGroup}: the same plus {@link Snapshots#group}, i.e. everything {@code
+ *   <li>{@code readAndGroup}: the same plus {@link DumpSnapshots#group}, i.e. everything {@code
  *       diagnose} does before the analysis;
  *   <li>{@code tokensOnly}: Jackson walking every token of the file and nothing else, the floor for
  *       any JSON reader on this JVM;
@@ -73,8 +73,8 @@ public class ReaderBenchmark {
   }
 
   @Benchmark
-  public Snapshots.Grouped readAndGroup() {
-    return Snapshots.group(read());
+  public DumpSnapshots.Grouped readAndGroup() {
+    return DumpSnapshots.group(read());
   }
 
   @Benchmark

@@ -1,9 +1,9 @@
 package dev.stallwatch.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.kube.dump.Dump;
 import dev.stallwatch.kube.dump.DumpReader;
+import dev.stallwatch.kube.dump.DumpSnapshots;
 import dev.stallwatch.report.JsonReport;
 import dev.stallwatch.report.TableReport;
 import dev.stallwatch.rollout.AnalyzerSettings;
@@ -100,7 +100,7 @@ public final class DiagnoseCommand implements Callable<Integer> {
     AnalyzerSettings settings = stallAfter.settings();
 
     Dump dump = selectUnsupported(new DumpReader(System.in).read(files));
-    Snapshots.Grouped grouped = Snapshots.group(dump);
+    DumpSnapshots.Grouped grouped = DumpSnapshots.group(dump);
     List<String> errors = new ArrayList<>(dump.errors());
     errors.addAll(grouped.errors());
 

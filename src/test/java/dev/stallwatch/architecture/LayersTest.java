@@ -137,4 +137,10 @@ class LayersTest {
   void noPackageCycles() {
     slices().matching("dev.stallwatch.(*)..").should().beFreeOfCycles().check(production);
   }
+
+  /** Also between a package and the rooms inside it (operator and operator.cache, kube.dump). */
+  @Test
+  void noCyclesBetweenNestedPackages() {
+    slices().matching("dev.stallwatch.(**)").should().beFreeOfCycles().check(production);
+  }
 }

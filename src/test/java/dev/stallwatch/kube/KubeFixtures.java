@@ -21,7 +21,7 @@ public final class KubeFixtures {
   }
 
   /** The item of a dump's List with this kind and name, as JSON (to edit in a test). */
-  static ObjectNode json(String dump, String kind, String name) {
+  public static ObjectNode json(String dump, String kind, String name) {
     try {
       JsonNode list = KubeJson.MAPPER.readTree(path(dump).toFile());
       for (JsonNode item : list.get("items")) {

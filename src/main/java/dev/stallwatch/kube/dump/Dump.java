@@ -1,6 +1,5 @@
 package dev.stallwatch.kube.dump;
 
-import dev.stallwatch.kube.Snapshots;
 import dev.stallwatch.rollout.NodeView;
 import dev.stallwatch.rollout.PodView;
 import io.fabric8.kubernetes.api.model.apps.ControllerRevision;
@@ -27,7 +26,7 @@ import java.util.Map;
  * @param events core/v1 Events (what {@code kubectl get events} prints): the analyzer reads the
  *     DaemonSet controller's FailedCreate warnings
  * @param invalidPods one error per pod that was read but a field of which cannot mean anything (a
- *     time that is not RFC 3339): {@link Snapshots#group} reports them, with those of the other
+ *     time that is not RFC 3339): {@link DumpSnapshots#group} reports them, with those of the other
  *     kinds
  * @param invalidNodes the same for nodes
  */
