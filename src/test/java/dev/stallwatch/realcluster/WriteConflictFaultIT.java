@@ -113,27 +113,6 @@ class WriteConflictFaultIT {
   }
 
   private static RolloutStallStatus withMessage(RolloutStallStatus s, String message) {
-    return new RolloutStallStatus(
-        s.phase(),
-        s.node(),
-        s.nodes(),
-        s.stalledNodeCount(),
-        s.cause(),
-        s.reason(),
-        message,
-        s.evidence(),
-        s.suspect(),
-        s.suspectReason(),
-        s.oldRevision(),
-        s.newRevision(),
-        s.counts(),
-        s.ready(),
-        s.split(),
-        s.stalledSince(),
-        s.lastObserved(),
-        s.resolvedAt(),
-        s.rollback(),
-        s.rollbackWithheld(),
-        s.conditions());
+    return s.toBuilder().message(message).build();
   }
 }

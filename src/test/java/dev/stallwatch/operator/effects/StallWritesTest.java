@@ -9,28 +9,15 @@ import org.junit.jupiter.api.Test;
 
 public class StallWritesTest {
   private static RolloutStallStatus status(String phase, String since, String observed) {
-    return new RolloutStallStatus(
-        phase,
-        "gpu-node-1",
-        null,
-        1,
-        "ImagePull",
-        null,
-        null,
-        null,
-        "NewRevision",
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        since,
-        observed,
-        null,
-        null,
-        null,
-        null);
+    return RolloutStallStatus.builder()
+        .phase(phase)
+        .node("gpu-node-1")
+        .stalledNodeCount(1)
+        .cause("ImagePull")
+        .suspect("NewRevision")
+        .stalledSince(since)
+        .lastObserved(observed)
+        .build();
   }
 
   @Test
