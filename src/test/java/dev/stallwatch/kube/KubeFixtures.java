@@ -2,6 +2,8 @@ package dev.stallwatch.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stallwatch.kube.dump.Dump;
+import dev.stallwatch.kube.dump.DumpReader;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,6 +20,12 @@ public final class KubeFixtures {
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /** A dump read as {@code diagnose --file} reads it (no stdin). */
+  public static Dump dump(String name) {
+    return new DumpReader(java.io.InputStream.nullInputStream())
+        .read(java.util.List.of(path(name).toString()));
   }
 
   /** The item of a dump's List with this kind and name, as JSON (to edit in a test). */

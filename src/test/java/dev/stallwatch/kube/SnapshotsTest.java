@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stallwatch.kube.dump.Dump;
-import dev.stallwatch.kube.dump.DumpReader;
 import dev.stallwatch.rollout.PodView;
 import dev.stallwatch.rollout.RevisionView;
 import dev.stallwatch.rollout.RolloutSnapshot;
@@ -19,8 +18,7 @@ class SnapshotsTest {
   static final String DS = "nvidia-container-toolkit-daemonset";
 
   Dump dump(String name) {
-    return new DumpReader(java.io.InputStream.nullInputStream())
-        .read(List.of(KubeFixtures.path(name).toString()));
+    return KubeFixtures.dump(name);
   }
 
   @Test

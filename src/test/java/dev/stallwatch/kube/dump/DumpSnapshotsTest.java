@@ -16,8 +16,7 @@ class DumpSnapshotsTest {
   static final String DS = "nvidia-container-toolkit-daemonset";
 
   Dump dump(String name) {
-    return new DumpReader(java.io.InputStream.nullInputStream())
-        .read(List.of(KubeFixtures.path(name).toString()));
+    return KubeFixtures.dump(name);
   }
 
   @Test
