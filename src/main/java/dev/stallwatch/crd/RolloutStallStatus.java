@@ -314,6 +314,11 @@ public record RolloutStallStatus(
       String since,
       String suspect) {
 
+    /** A node known only by its name: the verdict has no row for it. */
+    public static StalledNode named(String name) {
+      return new StalledNode(name, null, null, null, null, null, null);
+    }
+
     /** {@code since} as an instant; empty when absent or not RFC 3339. */
     public Optional<Instant> sinceTime() {
       return time(since);

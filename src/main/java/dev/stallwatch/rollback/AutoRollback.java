@@ -1,5 +1,6 @@
 package dev.stallwatch.rollback;
 
+import dev.stallwatch.kube.Keys;
 import dev.stallwatch.rollout.RolloutVerdict;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -67,9 +68,7 @@ public final class AutoRollback {
           decision,
           null,
           "could not roll back "
-              + ds.getMetadata().getNamespace()
-              + "/"
-              + ds.getMetadata().getName()
+              + Keys.of(ds)
               + (DaemonSetApi.of(ds) == DaemonSetApi.APPS_V1
                   ? ""
                   : " (" + DaemonSetApi.of(ds).resource() + ")")

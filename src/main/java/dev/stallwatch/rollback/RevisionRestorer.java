@@ -1,5 +1,6 @@
 package dev.stallwatch.rollback;
 
+import dev.stallwatch.kube.Keys;
 import dev.stallwatch.rollback.RollbackResult.Outcome;
 import dev.stallwatch.rollback.RollbackResult.RevisionSummaryLine;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -111,7 +112,7 @@ public final class RevisionRestorer {
         }
       }
       return new RollbackResult(
-          namespace + "/" + name, outcome, from, toLine, fromImages, to.images());
+          Keys.of(namespace, name), outcome, from, toLine, fromImages, to.images());
     }
   }
 

@@ -2,6 +2,7 @@ package dev.stallwatch.operator.cache;
 
 import dev.stallwatch.crd.RolloutStall;
 import dev.stallwatch.kube.InvalidObjectException;
+import dev.stallwatch.kube.Keys;
 import dev.stallwatch.kube.KubeViews;
 import dev.stallwatch.kube.PodTemplates;
 import dev.stallwatch.kube.Snapshots;
@@ -271,7 +272,7 @@ public final class RolloutEventSources {
 
   /** The {@link #BY_OWNER} key of a DaemonSet. */
   public static String ownerKey(String namespace, String name) {
-    return namespace + "/" + name;
+    return Keys.of(namespace, name);
   }
 
   /** The {@link #BY_OWNER} key of {@code ds}. */

@@ -197,7 +197,7 @@ public final class StallRecord {
             name -> {
               NodeRow row = rows.get(name);
               if (row == null) {
-                return new StalledNode(name, null, null, null, null, null, null);
+                return StalledNode.named(name);
               }
               return new StalledNode(
                   name,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stallwatch.crd.RolloutStall;
+import dev.stallwatch.kube.Keys;
 import dev.stallwatch.operator.decision.StalledCondition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
@@ -101,7 +102,7 @@ public final class ConditionWrites {
       if (StalledCondition.in(current).isPresent()
           && owner != null
           && !StalledCondition.FIELD_MANAGER.equals(owner)) {
-        if (foreign.add(ns + "/" + name)) {
+        if (foreign.add(Keys.of(ns, name))) {
           metrics.foreignConditions(foreign.size());
           log.info(
               "DaemonSet {}/{}: its {} condition is written by {}, not by stallwatch: left alone",
@@ -112,7 +113,7 @@ public final class ConditionWrites {
         }
         return Outcome.DONE;
       }
-      if (foreign.remove(ns + "/" + name)) {
+      if (foreign.remove(Keys.of(ns, name))) {
         metrics.foreignConditions(foreign.size());
       }
       resource
