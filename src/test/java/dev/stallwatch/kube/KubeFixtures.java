@@ -22,10 +22,15 @@ public final class KubeFixtures {
     }
   }
 
-  /** A dump read as {@code diagnose --file} reads it (no stdin). */
+  /** A fixture dump read as {@code diagnose --file} reads it (no stdin). */
   public static Dump dump(String name) {
+    return dump(path(name));
+  }
+
+  /** Any dump file read as {@code diagnose --file} reads it (no stdin). */
+  public static Dump dump(Path file) {
     return new DumpReader(java.io.InputStream.nullInputStream())
-        .read(java.util.List.of(path(name).toString()));
+        .read(java.util.List.of(file.toString()));
   }
 
   /** The item of a dump's List with this kind and name, as JSON (to edit in a test). */

@@ -17,13 +17,9 @@ import org.junit.jupiter.api.Test;
 class SnapshotsTest {
   static final String DS = "nvidia-container-toolkit-daemonset";
 
-  Dump dump(String name) {
-    return KubeFixtures.dump(name);
-  }
-
   @Test
   void a_snapshot_keeps_the_pods_and_revisions_of_the_daemonsets_namespace_and_every_node() {
-    Dump dump = dump("imagepull-stalled.json");
+    Dump dump = KubeFixtures.dump("imagepull-stalled.json");
     ObjectNode foreign = KubeFixtures.json("imagepull-stalled.json", "Pod", DS + "-9qmzl");
     foreign.with("metadata").put("namespace", "other").put("name", "elsewhere");
     ObjectNode foreignRev =
@@ -65,7 +61,7 @@ class SnapshotsTest {
 
   @Test
   void a_live_snapshot_leaves_out_an_unreadable_pod_node_or_revision_and_names_each() {
-    Dump base = dump("imagepull-stalled.json");
+    Dump base = KubeFixtures.dump("imagepull-stalled.json");
     ObjectNode badPod = KubeFixtures.json("imagepull-stalled.json", "Pod", DS + "-9qmzl");
     badPod.with("metadata").put("creationTimestamp", "last tuesday");
     ObjectNode badNode = KubeFixtures.json("imagepull-stalled.json", "Node", "gpu-node-3");
@@ -99,7 +95,7 @@ class SnapshotsTest {
 
   @Test
   void a_live_snapshot_takes_the_views_it_is_given() {
-    Dump base = dump("imagepull-stalled.json");
+    Dump base = KubeFixtures.dump("imagepull-stalled.json");
     List<String> converted = new java.util.ArrayList<>();
     Snapshots.Views counting =
         new Snapshots.Views(

@@ -8,20 +8,15 @@ import dev.stallwatch.kube.KubeFixtures;
 import dev.stallwatch.kube.KubeJson;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DumpSnapshotsTest {
   static final String DS = "nvidia-container-toolkit-daemonset";
 
-  Dump dump(String name) {
-    return KubeFixtures.dump(name);
-  }
-
   @Test
   void a_dump_groups_into_one_snapshot_per_daemonset() {
-    DumpSnapshots.Grouped g = DumpSnapshots.group(dump("imagepull-stalled.json"));
+    DumpSnapshots.Grouped g = DumpSnapshots.group(KubeFixtures.dump("imagepull-stalled.json"));
     assertThat(g.errors()).isEmpty();
     assertThat(g.snapshots())
         .singleElement()
@@ -36,7 +31,8 @@ class DumpSnapshotsTest {
   @Test
   void a_malformed_daemonset_is_left_out_with_an_error_and_the_others_are_grouped() {
     String file = KubeFixtures.path("one-malformed-daemonset.json").toString();
-    DumpSnapshots.Grouped g = DumpSnapshots.group(dump("one-malformed-daemonset.json"));
+    DumpSnapshots.Grouped g =
+        DumpSnapshots.group(KubeFixtures.dump("one-malformed-daemonset.json"));
 
     assertThat(g.snapshots()).extracting(s -> s.daemonSet().name()).containsExactly(DS);
     assertThat(g.errors())
@@ -64,9 +60,7 @@ class DumpSnapshotsTest {
     KubeJson.MAPPER.writeValue(file.toFile(), list);
     int podAt = items.size() - 2;
 
-    DumpSnapshots.Grouped g =
-        DumpSnapshots.group(
-            new DumpReader(java.io.InputStream.nullInputStream()).read(List.of(file.toString())));
+    DumpSnapshots.Grouped g = DumpSnapshots.group(KubeFixtures.dump(file));
 
     assertThat(g.snapshots().get(0).pods()).hasSize(3);
     assertThat(g.snapshots().get(0).nodes()).hasSize(3);
